@@ -1,0 +1,220 @@
+"""The 40-card Italian deck shared by every game: suits, ranks, cards and their notation.
+
+Cards are 40 singletons in deck order (denari, coppe, bastoni, spade; Asso..Re within a suit).
+Deck order is the order the shuffle permutes (docs/shuffle.md) and the order in which captured
+cards are listed. Game-specific values (capture value, primiera, briscola points) live with the
+games; the ones every game reads from the rank are precomputed here as plain attributes because
+the rules engines read them in their innermost loops.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from enum import Enum, IntEnum
+from typing import Literal
+
+
+class CardParseError(ValueError):
+    """A card written in a way the notation does not accept."""
+
+
+class Suit(Enum):
+    DENARI = "d"
+    COPPE = "c"
+    BASTONI = "b"
+    SPADE = "s"
+
+    @property
+    def italian(self) -> str:
+        return _SUIT_ITALIAN[self]
+
+    @property
+    def french(self) -> str:
+        return _SUIT_FRENCH[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+
+class Rank(IntEnum):
+    """Ranks by their Cirulla capture value (source 000, "Il valore delle carte")."""
+
+    ASSO = 1
+    DUE = 2
+    TRE = 3
+    QUATTRO = 4
+    CINQUE = 5
+    SEI = 6
+    SETTE = 7
+    FANTE = 8
+    CAVALLO = 9
+    RE = 10
+
+    @property
+    def italian(self) -> str:
+        return _RANK_ITALIAN[self]
+
+
+SUITS: tuple[Suit, ...] = (Suit.DENARI, Suit.COPPE, Suit.BASTONI, Suit.SPADE)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+
+_SUIT_ITALIAN = {Suit.DENARI: "denari", Suit.COPPE: "coppe", Suit.BASTONI: "bastoni",
+                 Suit.SPADE: "spade"}
+_SUIT_FRENCH = {Suit.DENARI: "quadri", Suit.COPPE: "cuori", Suit.BASTONI: "fiori",
+                Suit.SPADE: "picche"}
+_SUIT_SYMBOL = {Suit.DENARI: "♦", Suit.COPPE: "♥", Suit.BASTONI: "♣", Suit.SPADE: "♠"}
+_RANK_ITALIAN = {Rank.ASSO: "asso", Rank.DUE: "due", Rank.TRE: "tre", Rank.QUATTRO: "quattro",
+                 Rank.CINQUE: "cinque", Rank.SEI: "sei", Rank.SETTE: "sette",
+                 Rank.FANTE: "fante", Rank.CAVALLO: "cavallo", Rank.RE: "re"}
+# Compact letters: Italian figures F/C/R, French J/Q/K; digits 1..7 and A for the ace.
+_RANK_CODE = {Rank.ASSO: "A", Rank.FANTE: "F", Rank.CAVALLO: "C", Rank.RE: "R"}
+_RANK_FRENCH_CODE = {Rank.ASSO: "A", Rank.FANTE: "J", Rank.CAVALLO: "Q", Rank.RE: "K"}
+
+Style = Literal["italian", "french"]
+
+
+class Card:
+    """One of the 40 cards. Always the singleton from DECK: compare by identity or index."""
+
+    __slots__ = ("index", "rank", "suit", "value")
+
+    index: int
+    suit: Suit
+    rank: Rank
+    value: int
+
+    def __init__(self, suit: Suit, rank: Rank) -> None:
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "value", int(rank))
+        object.__setattr__(self, "index", SUITS.index(suit) * 10 + int(rank) - 1)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (card_at, (self.index,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.index == self.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+    @property
+    def code(self) -> str:
+        """Compact notation: rank letter or digit, then suit letter (`7d`, `Rc`, `Fb`, `Ad`)."""
+        return _RANK_CODE.get(self.rank, str(int(self.rank))) + self.suit.value
+
+    def render(self, style: Style = "italian") -> str:
+        if style == "french":
+            return _RANK_FRENCH_CODE.get(self.rank, str(int(self.rank))) + self.suit.symbol
+        return self.code
+
+    @property
+    def italian_name(self) -> str:
+        return f"{self.rank.italian} di {self.suit.italian}"
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in RANKS)
+"""The 40 cards in deck order: index i is DECK[i]."""
+
+SETTEBELLO = DECK[6]
+MATTA = DECK[16]
+"""The 7 of coppe (cuori), the matta of Cirulla."""
+
+
+def card_at(index: int) -> Card:
+    return DECK[index]
+
+
+def card(suit: Suit, rank: Rank) -> Card:
+    return DECK[SUITS.index(suit) * 10 + int(rank) - 1]
+
+
+# ---- parsing ---------------------------------------------------------------------------------
+
+_SUIT_WORDS: dict[str, Suit] = {
+    "d": Suit.DENARI, "denari": Suit.DENARI, "denaro": Suit.DENARI, "q": Suit.DENARI,
+    "quadri": Suit.DENARI, "quadro": Suit.DENARI, "♦": Suit.DENARI, "♢": Suit.DENARI,
+    "c": Suit.COPPE, "coppe": Suit.COPPE, "coppa": Suit.COPPE, "cuori": Suit.COPPE,
+    "cuore": Suit.COPPE, "♥": Suit.COPPE, "♡": Suit.COPPE, "h": Suit.COPPE,
+    "b": Suit.BASTONI, "bastoni": Suit.BASTONI, "bastone": Suit.BASTONI, "f": Suit.BASTONI,
+    "fiori": Suit.BASTONI, "fiore": Suit.BASTONI, "♣": Suit.BASTONI, "♧": Suit.BASTONI,
+    "s": Suit.SPADE, "spade": Suit.SPADE, "spada": Suit.SPADE, "p": Suit.SPADE,
+    "picche": Suit.SPADE, "picca": Suit.SPADE, "♠": Suit.SPADE, "♤": Suit.SPADE,
+}
+# Single letters that are both ranks and suits are read by position (rank first, suit last).
+_RANK_WORDS: dict[str, Rank] = {
+    "a": Rank.ASSO, "1": Rank.ASSO, "asso": Rank.ASSO, "ace": Rank.ASSO,
+    "2": Rank.DUE, "due": Rank.DUE, "3": Rank.TRE, "tre": Rank.TRE,
+    "4": Rank.QUATTRO, "quattro": Rank.QUATTRO, "5": Rank.CINQUE, "cinque": Rank.CINQUE,
+    "6": Rank.SEI, "sei": Rank.SEI, "7": Rank.SETTE, "sette": Rank.SETTE,
+    "f": Rank.FANTE, "fante": Rank.FANTE, "j": Rank.FANTE, "8": Rank.FANTE,
+    "c": Rank.CAVALLO, "cavallo": Rank.CAVALLO, "q": Rank.CAVALLO, "donna": Rank.CAVALLO,
+    "regina": Rank.CAVALLO, "9": Rank.CAVALLO,
+    "r": Rank.RE, "re": Rank.RE, "k": Rank.RE, "10": Rank.RE,
+}
+_WORDS = re.compile(r"^(?P<rank>[^\s]+)\s+(?:di\s+|de\s+)?(?P<suit>[^\s]+)$")
+_COMPACT = re.compile(r"^(?P<rank>10|[1-9ajqkfcr])(?P<suit>[dcbsqhfp♦♥♣♠♢♡♧♤])$")
+
+EXPECTED = ("a card such as 7d, Rc, Fb, Cs, Ad (rank A 2-7 F C R or J Q K, then suit d c b s or "
+            "♦ ♥ ♣ ♠), or words such as 'sette di denari' or 'K♥'")
+
+
+def parse_card(text: str) -> Card:
+    """Read one card in the compact notation, Italian or French words, or with suit symbols."""
+    raw = unicodedata.normalize("NFC", text).strip()
+    lowered = raw.lower().replace("\ufe0f", "")
+    match = _COMPACT.match(lowered)
+    if match is not None:
+        return card(_SUIT_WORDS[match["suit"]], _RANK_WORDS[match["rank"]])
+    words = _WORDS.match(lowered)
+    if words is not None and words["rank"] in _RANK_WORDS and words["suit"] in _SUIT_WORDS:
+        return card(_SUIT_WORDS[words["suit"]], _RANK_WORDS[words["rank"]])
+    raise CardParseError(f"{text!r} is not a card: expected {EXPECTED}")
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a list of compact cards separated by spaces or commas; duplicates are an error."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    cards = tuple(parse_card(t) for t in tokens)
+    seen: set[Card] = set()
+    for c in cards:
+        if c in seen:
+            raise CardParseError(f"card {c.code} is listed twice in {text!r}")
+        seen.add(c)
+    return cards
+
+
+def deck_sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_index))
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+def format_cards(cards: Iterable[Card], style: Style = "italian") -> str:
+    return " ".join(c.render(style) for c in cards)

@@ -1,0 +1,98 @@
+"""Facts of play shared by every game: what the rules engines decide and fold.
+
+Each event is a past-tense fact carrying what is needed to re-check it against the rules
+(docs/events.md). They are pure values: the store (projections/store) wraps them with the
+match id, position, timestamp and chain hash. Never rename a class or a field: add a new
+version instead (the store's upcasters read old ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class SmazzataDealt:
+    """The cards of a deal, as they came out of the shuffle of `seed_commitment`, `attempt`."""
+
+    number: int
+    dealer: int
+    attempt: int
+    seed_commitment: str
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    briscola: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealAnnulled:
+    """A deal that goes 'a monte' under the ruleset (Cirulla C1): the next attempt follows."""
+
+    number: int
+    attempt: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccusoDeclared:
+    """An accuso: the dealer's 15/30 on the table, or a player's cirulla/decino (cards shown)."""
+
+    seat: int
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+    matta_value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A card played; in Cirulla with the cards it captured (empty for a discard)."""
+
+    seat: int
+    card: Card
+    capture: tuple[Card, ...] = ()
+    matta_value: int | None = None
+    scopa: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """A new hand of cards from the stock to every seat (Cirulla, after each mano of 3)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """Briscola: after a trick, one card from the stock to each seat, the trick winner first."""
+
+    draws: tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """Briscola: who took the trick just completed, and its card points."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class SmazzataEnded:
+    """The end of a smazzata with its score per side and breakdown per category.
+
+    `breakdown` is a tuple of (category, side-0 points, side-1 points) rows.
+    """
+
+    number: int
+    scores: tuple[int, int]
+    breakdown: tuple[tuple[str, int, int], ...]
+    leftover_to: int | None = None
+
+
+PlayEvent = SmazzataDealt | DealAnnulled | AccusoDeclared | CardPlayed | HandDealt | CardsDrawn \
+    | TrickTaken | SmazzataEnded

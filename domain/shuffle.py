@@ -1,0 +1,126 @@
+"""The verifiable shuffle: seed -> keystream -> Fisher-Yates -> order of the 40 cards.
+
+docs/shuffle.md specifies every byte so that a third party can re-implement it; the test vectors
+there are checked by tests/domain/test_shuffle.py. Never Python's `random`: its algorithms may
+change between versions, and a deal must be re-derivable for as long as the record is kept.
+
+- commitment = SHA-256("verbale/commit-v1" 0x00 || seed), published before the deal;
+- effective seed, when players contribute seeds, = SHA-256("verbale/mix-v1" 0x00 || len-prefixed
+  house seed || len-prefixed contributions in seat order);
+- keystream block k of attempt a = HMAC-SHA256(key=effective seed,
+  msg="verbale/deal-v1" 0x00 || a as 4 bytes big-endian || k as 8 bytes big-endian);
+- uniform draws below n: the keystream read as 32-bit big-endian words, rejecting words at or
+  above 2^32 - (2^32 mod n) (no modulo bias);
+- Fisher-Yates from the top: for i = 39 down to 1, j = draw below i+1, swap positions i and j of
+  the deck in deck order. Position 0 of the result is the top of the deck, the first card dealt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from domain.cards import DECK, Card
+
+SHUFFLE_VERSION = "deal-v1"
+MIN_SEED_BYTES = 16
+
+_COMMIT_TAG = b"verbale/commit-v1\x00"
+_MIX_TAG = b"verbale/mix-v1\x00"
+_DEAL_TAG = b"verbale/deal-v1\x00"
+
+
+class SeedError(ValueError):
+    """A seed that is too short, not hexadecimal, or does not match its commitment."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A shuffle seed of at least 128 bits."""
+
+    value: bytes
+
+    def __post_init__(self) -> None:
+        if len(self.value) < MIN_SEED_BYTES:
+            raise SeedError(
+                f"a seed needs at least {MIN_SEED_BYTES * 8} bits; got {len(self.value) * 8}")
+
+    @classmethod
+    def from_hex(cls, text: str) -> Seed:
+        cleaned = text.strip().lower().removeprefix("0x")
+        try:
+            raw = bytes.fromhex(cleaned)
+        except ValueError:
+            raise SeedError(f"seed {text!r} is not hexadecimal") from None
+        return cls(raw)
+
+    @property
+    def hex(self) -> str:
+        return self.value.hex()
+
+    def commitment(self) -> str:
+        return commitment(self)
+
+
+def commitment(seed: Seed) -> str:
+    """SHA-256 of the domain-separated seed, hex: what is published before the deal."""
+    return hashlib.sha256(_COMMIT_TAG + seed.value).hexdigest()
+
+
+def check_commitment(seed: Seed, published: str) -> None:
+    if not hmac.compare_digest(commitment(seed), published.lower()):
+        raise SeedError(f"seed {seed.hex} does not match commitment {published}")
+
+
+def _length_prefixed(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def mix_seeds(house: Seed, contributions: Sequence[bytes]) -> Seed:
+    """Combine the house seed with the players' seeds, so no single party controls the deck."""
+    if not contributions:
+        return house
+    material = _MIX_TAG + _length_prefixed(house.value)
+    for contribution in contributions:
+        material += _length_prefixed(contribution)
+    return Seed(hashlib.sha256(material).digest())
+
+
+def keystream(seed: Seed, attempt: int = 0) -> Iterator[bytes]:
+    """32-byte blocks of HMAC-SHA256 in counter mode for one deal attempt."""
+    if not 0 <= attempt < 2**32:
+        raise SeedError(f"attempt {attempt} out of range")
+    prefix = _DEAL_TAG + attempt.to_bytes(4, "big")
+    key = seed.value
+    counter = 0
+    while True:
+        yield hmac.digest(key, prefix + counter.to_bytes(8, "big"), "sha256")
+        counter += 1
+
+
+def _words(seed: Seed, attempt: int) -> Iterator[int]:
+    for block in keystream(seed, attempt):
+        for offset in range(0, 32, 4):
+            yield int.from_bytes(block[offset:offset + 4], "big")
+
+
+def shuffled_indices(seed: Seed, attempt: int = 0, size: int = 40) -> tuple[int, ...]:
+    """Fisher-Yates over range(size) driven by the keystream, with rejection sampling."""
+    order = list(range(size))
+    words = _words(seed, attempt)
+    for i in range(size - 1, 0, -1):
+        bound = i + 1
+        limit = 2**32 - (2**32 % bound)
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % bound
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+def shuffled_deck(seed: Seed, attempt: int = 0) -> tuple[Card, ...]:
+    """The 40 cards from the top of the deck down, for this seed and deal attempt."""
+    return tuple(DECK[i] for i in shuffled_indices(seed, attempt))
