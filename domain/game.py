@@ -1,0 +1,77 @@
+"""What every game's rules engine offers, so the store, viewer and importers treat games alike.
+
+A smazzata is a fold: `deal` gives the opening events (chance as an actor: the deal is recorded,
+replay never re-shuffles), `decide` checks a command against the rules and returns the events it
+causes (raising RuleViolation, naming the rule, when it is illegal), and `evolve` folds one event
+into the state. `replay(engine, events)` rebuilds a state from its events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from domain.cards import Card
+from domain.events import PlayEvent
+from domain.seating import Seating
+from domain.shuffle import Seed
+
+
+class RuleViolation(ValueError):
+    """A command the rules refuse. `rule` names the rule (e.g. 'C16 forced capture')."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} [{rule}]")
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play `card` from `seat`; Cirulla: `capture` is the table cards taken (empty: discard)."""
+
+    seat: int
+    card: Card
+    capture: tuple[Card, ...] = ()
+    matta_value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAccuso:
+    """A player's accuso (Cirulla cirulla/decino), with the matta's value if it is used."""
+
+    seat: int
+    kind: str
+    matta_value: int | None = None
+
+
+Command = PlayCard | DeclareAccuso
+
+S = TypeVar("S")
+R = TypeVar("R", contravariant=True)
+
+
+class GameEngine(Protocol[S, R]):
+    """The rules of one game for one smazzata. R is the game's ruleset type."""
+
+    name: str
+
+    def deal(self, ruleset: R, seating: Seating, dealer: int, number: int,
+             seed: Seed) -> tuple[PlayEvent, ...]: ...
+
+    def initial(self, ruleset: R, seating: Seating) -> S: ...
+
+    def decide(self, state: S, command: Command) -> tuple[PlayEvent, ...]: ...
+
+    def evolve(self, state: S, event: PlayEvent) -> S: ...
+
+    def is_finished(self, state: S) -> bool: ...
+
+    def to_move(self, state: S) -> int | None: ...
+
+
+def replay(engine: GameEngine[S, R], state: S, events: Iterable[PlayEvent]) -> S:
+    for event in events:
+        state = engine.evolve(state, event)
+    return state
