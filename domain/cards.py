@@ -76,45 +76,38 @@ _RANK_FRENCH_CODE = {Rank.ASSO: "A", Rank.FANTE: "J", Rank.CAVALLO: "Q", Rank.RE
 Style = Literal["italian", "french"]
 
 
-class Card:
-    """One of the 40 cards. Always the singleton from DECK: compare by identity or index."""
+class Card(int):
+    """One of the 40 cards: an int equal to its deck index, so equality, hashing and sorting (deck
+    order) run at C speed in the rules engines' inner loops. Always one of the DECK singletons.
+    Never serialise a Card as a number by accident: the store writes `code`.
+    """
 
-    __slots__ = ("index", "rank", "suit", "value")
-
-    index: int
     suit: Suit
     rank: Rank
     value: int
 
-    def __init__(self, suit: Suit, rank: Rank) -> None:
+    def __new__(cls, suit: Suit, rank: Rank) -> Card:
+        self = super().__new__(cls, SUITS.index(suit) * 10 + int(rank) - 1)
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "value", int(rank))
-        object.__setattr__(self, "index", SUITS.index(suit) * 10 + int(rank) - 1)
+        return self
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
-        return (card_at, (self.index,))
+        return (card_at, (int(self),))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.index == self.index
+    def __copy__(self) -> Card:
+        return self
 
-    def __hash__(self) -> int:
-        return self.index
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
-
-    def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
-
-    def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
-
-    def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
+    @property
+    def index(self) -> int:
+        return int(self)
 
     @property
     def code(self) -> str:
@@ -135,6 +128,9 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+    def __format__(self, spec: str) -> str:
+        return format(self.code, spec)
 
 
 DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in RANKS)
@@ -171,13 +167,14 @@ _RANK_WORDS: dict[str, Rank] = {
     "2": Rank.DUE, "due": Rank.DUE, "3": Rank.TRE, "tre": Rank.TRE,
     "4": Rank.QUATTRO, "quattro": Rank.QUATTRO, "5": Rank.CINQUE, "cinque": Rank.CINQUE,
     "6": Rank.SEI, "sei": Rank.SEI, "7": Rank.SETTE, "sette": Rank.SETTE,
-    "f": Rank.FANTE, "fante": Rank.FANTE, "j": Rank.FANTE, "8": Rank.FANTE,
+    "f": Rank.FANTE, "fante": Rank.FANTE, "j": Rank.FANTE, "jack": Rank.FANTE,
     "c": Rank.CAVALLO, "cavallo": Rank.CAVALLO, "q": Rank.CAVALLO, "donna": Rank.CAVALLO,
-    "regina": Rank.CAVALLO, "9": Rank.CAVALLO,
-    "r": Rank.RE, "re": Rank.RE, "k": Rank.RE, "10": Rank.RE,
+    "regina": Rank.CAVALLO, "queen": Rank.CAVALLO,
+    "r": Rank.RE, "re": Rank.RE, "k": Rank.RE, "king": Rank.RE,
 }
 _WORDS = re.compile(r"^(?P<rank>[^\s]+)\s+(?:di\s+|de\s+)?(?P<suit>[^\s]+)$")
-_COMPACT = re.compile(r"^(?P<rank>10|[1-9ajqkfcr])(?P<suit>[dcbsqhfp♦♥♣♠♢♡♧♤])$")
+# No 8, 9 or 10: the French deck is used "senza i Jolly, gli 8, i nove e i dieci" (000).
+_COMPACT = re.compile(r"^(?P<rank>[1-7ajqkfcr])(?P<suit>[dcbsqhfp♦♥♣♠♢♡♧♤])$")
 
 EXPECTED = ("a card such as 7d, Rc, Fb, Cs, Ad (rank A 2-7 F C R or J Q K, then suit d c b s or "
             "♦ ♥ ♣ ♠), or words such as 'sette di denari' or 'K♥'")

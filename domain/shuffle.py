@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -100,22 +101,38 @@ def keystream(seed: Seed, attempt: int = 0) -> Iterator[bytes]:
         counter += 1
 
 
-def _words(seed: Seed, attempt: int) -> Iterator[int]:
-    for block in keystream(seed, attempt):
-        for offset in range(0, 32, 4):
-            yield int.from_bytes(block[offset:offset + 4], "big")
+_WORDS_PER_BLOCK = 8
+
+
+def _block_words(seed: Seed, attempt: int, first: int, count: int) -> list[int]:
+    prefix = _DEAL_TAG + attempt.to_bytes(4, "big")
+    data = b"".join(hmac.digest(seed.value, prefix + k.to_bytes(8, "big"), "sha256")
+                    for k in range(first, first + count))
+    return list(struct.unpack(f">{count * _WORDS_PER_BLOCK}I", data))
 
 
 def shuffled_indices(seed: Seed, attempt: int = 0, size: int = 40) -> tuple[int, ...]:
-    """Fisher-Yates over range(size) driven by the keystream, with rejection sampling."""
+    """Fisher-Yates over range(size) driven by the keystream, with rejection sampling.
+
+    Reads the same words, in the same order, as `keystream` would give; the blocks are only
+    computed in a batch because one call per word would dominate the time of a deal.
+    """
+    if not 0 <= attempt < 2**32:
+        raise SeedError(f"attempt {attempt} out of range")
     order = list(range(size))
-    words = _words(seed, attempt)
+    blocks = max(1, (size + _WORDS_PER_BLOCK - 1) // _WORDS_PER_BLOCK)
+    words = _block_words(seed, attempt, 0, blocks)
+    at = 0
     for i in range(size - 1, 0, -1):
         bound = i + 1
-        limit = 2**32 - (2**32 % bound)
-        word = next(words)
-        while word >= limit:
-            word = next(words)
+        limit = 4294967296 - 4294967296 % bound
+        while True:
+            if at == len(words):
+                words += _block_words(seed, attempt, len(words) // _WORDS_PER_BLOCK, 1)
+            word = words[at]
+            at += 1
+            if word < limit:
+                break
         j = word % bound
         order[i], order[j] = order[j], order[i]
     return tuple(order)

@@ -28,7 +28,10 @@ def legal() -> None:
 
 def _register() -> None:
     # Imported for their side effect of adding commands to the groups above.
-    from replay_web import cli_cirulla  # noqa: F401
+    from replay_web import (
+        cli_briscola,  # noqa: F401
+        cli_cirulla,  # noqa: F401
+    )
 
 
 def main() -> None:

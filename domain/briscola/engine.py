@@ -1,0 +1,169 @@
+"""Briscola as a GameEngine: the deal as an event, commands checked into events, events folded.
+
+`decide` plays the card on the state (state.play) and reports what followed as events:
+CardPlayed, then at the end of a mano TrickTaken and CardsDrawn, and SmazzataEnded at the end.
+`evolve` folds a CardPlayed through the same `play`, so the trick, the draws and the end happen
+there; the events that follow it are facts derived from it, and folding one checks it against
+the state (a record whose TrickTaken names the wrong winner is refused, naming the rule).
+"""
+
+from __future__ import annotations
+
+from domain.briscola.scoring import breakdown
+from domain.briscola.state import (
+    HAND_SIZE,
+    BriscolaRules,
+    BriscolaState,
+    dealt_state,
+    initial_state,
+    is_over,
+    play,
+)
+from domain.briscola.values import card_points
+from domain.cards import DECK, Card
+from domain.dealing import deal_round_robin
+from domain.events import (
+    CardPlayed,
+    CardsDrawn,
+    PlayEvent,
+    SmazzataDealt,
+    SmazzataEnded,
+    TrickTaken,
+)
+from domain.game import Command, PlayCard, RuleViolation
+from domain.seating import Seating
+from domain.shuffle import Seed, commitment, shuffled_deck
+
+
+def deal_event(seating: Seating, dealer: int, number: int, seed: Seed) -> SmazzataDealt:
+    """004: 3 cards each from the dealer's right, the next card face up as the briscola."""
+    seating.check_seat(dealer)
+    hands, rest = deal_round_robin(shuffled_deck(seed, 0), seating, dealer, HAND_SIZE)
+    return SmazzataDealt(number=number, dealer=dealer, attempt=0,
+                         seed_commitment=commitment(seed), hands=hands, table=(),
+                         stock=rest[1:], briscola=rest[0])
+
+
+def decide(state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
+    if not isinstance(command, PlayCard):
+        raise RuleViolation("giocata", f"Briscola has no {type(command).__name__}: "
+                            "a command plays one card")
+    if command.capture or command.matta_value is not None:
+        raise RuleViolation("giocata", "a Briscola play names only the card: no capture, no matta")
+    if state.turn is not None and command.seat != state.turn:
+        raise RuleViolation("turno", f"seat {command.seat} played out of turn: seat "
+                            f"{state.turn} is to play ('proseguendo in senso antiorario')")
+    return events_of_play(state, command.card, play(state, command.card))
+
+
+def events_of_play(before: BriscolaState, card: Card,
+                   after: BriscolaState) -> tuple[PlayEvent, ...]:
+    """The events of `card` played on `before`, which gave `after`."""
+    events: list[PlayEvent] = [CardPlayed(seat=before.turn if before.turn is not None else -1,
+                                          card=card)]
+    if after.table:
+        return tuple(events)
+    trick = (*before.table, card)
+    events.append(TrickTaken(seat=after.leader, cards=trick, points=card_points(trick)))
+    drawn = len(before.stock) - len(after.stock)
+    if drawn:
+        order = after.setup.rounds[after.leader]
+        events.append(CardsDrawn(draws=tuple(zip(order, before.stock[:drawn], strict=True))))
+    if is_over(after):
+        events.append(smazzata_ended(after))
+    return tuple(events)
+
+
+def smazzata_ended(state: BriscolaState) -> SmazzataEnded:
+    return SmazzataEnded(number=state.setup.number, scores=state.points,
+                         breakdown=breakdown(state))
+
+
+def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
+    if isinstance(event, SmazzataDealt):
+        return _fold_deal(state, event)
+    if isinstance(event, CardPlayed):
+        if event.capture or event.matta_value is not None or event.scopa:
+            raise RuleViolation("giocata", f"a Briscola play captures nothing: {event}")
+        if state.turn is not None and event.seat != state.turn:
+            raise RuleViolation("turno", f"seat {event.seat} played out of turn: seat "
+                                f"{state.turn} was to play")
+        return play(state, event.card)
+    if isinstance(event, TrickTaken):
+        _check_trick(state, event)
+    elif isinstance(event, CardsDrawn):
+        _check_draws(state, event)
+    elif isinstance(event, SmazzataEnded):
+        if not is_over(state) or event != smazzata_ended(state):
+            raise RuleViolation("fine smazzata", f"{event} does not match the play: expected "
+                                f"{smazzata_ended(state) if is_over(state) else 'more play'}")
+    else:
+        raise RuleViolation("evento", f"{type(event).__name__} is not a Briscola event")
+    return state
+
+
+def _fold_deal(state: BriscolaState, event: SmazzataDealt) -> BriscolaState:
+    setup = state.setup
+    if setup.dealt:
+        raise RuleViolation("distribuzione", f"smazzata {setup.number} is already dealt")
+    seating = setup.seating
+    seating.check_seat(event.dealer)
+    if event.briscola is None or event.table:
+        raise RuleViolation("distribuzione", "a Briscola deal has a briscola card and no table")
+    if len(event.hands) != seating.players or any(len(h) != HAND_SIZE for h in event.hands):
+        raise RuleViolation("distribuzione", f"each of the {seating.players} seats gets "
+                            f"{HAND_SIZE} cards: got {[len(h) for h in event.hands]}")
+    cards = [c for hand in event.hands for c in hand] + [*event.stock, event.briscola]
+    if len(cards) != len(DECK) or len(set(cards)) != len(DECK):
+        raise RuleViolation("distribuzione", f"a deal holds the 40 cards once each: got "
+                            f"{len(cards)} cards, {len(set(cards))} different")
+    return dealt_state(setup.rules, seating, event.number, event.dealer, event.hands,
+                       event.briscola, event.stock)
+
+
+def _check_trick(state: BriscolaState, event: TrickTaken) -> None:
+    side = state.setup.sides[event.seat] if 0 <= event.seat < state.setup.players else -1
+    size = len(event.cards)
+    if (state.table or event.seat != state.leader or side < 0
+            or state.taken[side][-size:] != event.cards or size != state.setup.players
+            or event.points != card_points(event.cards)):
+        raise RuleViolation("presa", f"{event} does not match the mano just played: seat "
+                            f"{state.leader} took it ('si aggiudica la mano chi gioca la "
+                            "briscola più alta ...')")
+
+
+def _check_draws(state: BriscolaState, event: CardsDrawn) -> None:
+    order = state.setup.rounds[state.leader] if state.setup.dealt else ()
+    seats = tuple(seat for seat, _ in event.draws)
+    if seats != order or any(not state.hands[s] or state.hands[s][-1] is not c
+                             for s, c in event.draws):
+        raise RuleViolation("pesca", f"{event} does not match the draw: seat {state.leader} "
+                            "draws first, then the others counterclockwise")
+
+
+class BriscolaEngine:
+    """The GameEngine of Briscola (domain/game.py)."""
+
+    name = "briscola"
+
+    def deal(self, ruleset: BriscolaRules, seating: Seating, dealer: int, number: int,
+             seed: Seed) -> tuple[PlayEvent, ...]:
+        return (deal_event(seating, dealer, number, seed),)
+
+    def initial(self, ruleset: BriscolaRules, seating: Seating) -> BriscolaState:
+        return initial_state(ruleset, seating)
+
+    def decide(self, state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
+        return decide(state, command)
+
+    def evolve(self, state: BriscolaState, event: PlayEvent) -> BriscolaState:
+        return evolve(state, event)
+
+    def is_finished(self, state: BriscolaState) -> bool:
+        return is_over(state)
+
+    def to_move(self, state: BriscolaState) -> int | None:
+        return state.turn
+
+
+ENGINE = BriscolaEngine()

@@ -1,0 +1,108 @@
+"""The frozen state of one Cirulla smazzata, and the value of a card in it.
+
+The table is kept in deck order (it is a set of face-up cards; their arrival order is in the
+events), so every capture comes out already sorted in deck order. `table_values` runs parallel
+to `table` with each card's value for captures: the matta's may differ from 7 (source 000,
+"Il 7 di cuori (coppe)").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from domain.cards import MATTA, Card
+from domain.cirulla.ruleset import Ruleset
+from domain.seating import Seating
+
+PLAYS_PER_SMAZZATA = 36
+"""Every card dealt to the players is played: 40 less the 4 first laid on the table."""
+
+
+class Play(NamedTuple):
+    """A card played and the table cards it takes (empty: a discard), in deck order.
+
+    A NamedTuple rather than a dataclass: legal_plays builds thousands per second.
+    """
+
+    card: Card
+    capture: tuple[Card, ...] = ()
+
+    @property
+    def is_discard(self) -> bool:
+        return not self.capture
+
+    def notation(self) -> str:
+        if not self.capture:
+            return self.card.code
+        return f"{self.card.code} x {' '.join(c.code for c in self.capture)}"
+
+
+@dataclass(frozen=True, slots=True)
+class AccusoRecord:
+    seat: int
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+    matta_value: int | None
+
+
+class CirullaState(NamedTuple):
+    """Everything about a smazzata in play. Sides index `captured` and `scope`.
+
+    Immutable like a frozen dataclass, but a NamedTuple: a new state per play must cost little
+    (docs/benchmarks.md). Change it only through the engine's functions.
+    """
+
+    ruleset: Ruleset
+    seating: Seating
+    number: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    table_values: tuple[int, ...]
+    stock: tuple[Card, ...]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    scope: tuple[int, int]
+    accusi: tuple[AccusoRecord, ...]
+    to_move: int
+    plays: int                 # plays made so far in this smazzata
+    matta_value: int | None    # the matta's value for captures, None when it is a plain 7
+    matta_until_mano: int      # the mano after which a matta on the table goes back to 7
+    declared: tuple[bool, ...]  # per seat: an accuso was declared with the current 3 cards
+    last_capture_side: int | None
+    dealt: bool = False
+    finished: bool = False
+
+    @property
+    def players(self) -> int:
+        return self.seating.players
+
+    @property
+    def mano(self) -> int:
+        """0-based number of the mano in progress: a mano is one play by every seat (000)."""
+        return self.plays // self.seating.players
+
+    @property
+    def is_last_play(self) -> bool:
+        """The play about to be made is the last of the smazzata."""
+        return self.plays == PLAYS_PER_SMAZZATA - 1
+
+    def value_of(self, card: Card) -> int:
+        if card is MATTA and self.matta_value is not None:
+            return self.matta_value
+        return card.value
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        return self.hands[seat]
+
+
+def empty_state(ruleset: Ruleset, seating: Seating, dealer: int = 0,
+                number: int = 1) -> CirullaState:
+    seats = seating.players
+    return CirullaState(
+        ruleset=ruleset, seating=seating, number=number, dealer=dealer,
+        hands=((),) * seats, table=(), table_values=(), stock=(), captured=((), ()),
+        scope=(0, 0), accusi=(), to_move=seating.first_after_dealer(dealer), plays=0,
+        matta_value=None, matta_until_mano=-1, declared=(False,) * seats,
+        last_capture_side=None)

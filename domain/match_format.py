@@ -1,0 +1,358 @@
+"""Match formats shared by Cirulla (source 000) and Briscola (source 004), and when a match ends.
+
+A match is a sequence of smazzate; `match_status` folds their results into the standing. The
+readings of the sources taken here (what "superato" means, when a Briscola match to a number of
+smazzate stops, what "vinco subito" ends) are listed in docs/rules-interpretations.md, section
+"Match formats, penalties and VP tables"; each non-standard reading is a field of MatchFormat.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+GAMES = ("cirulla", "briscola")
+CIRULLA_TARGETS = (7, 11, 21, 31, 41, 51)
+CIRULLA_MAX_SMAZZATE = 6
+BRISCOLA_CARD_POINTS = 120
+BRISCOLA_SOGLIA = 61  # "totalizzando 61 punti si ha la certezza di ... vincere la smazzata"
+SPAREGGI = 3
+
+
+class MatchFormatError(ValueError):
+    """A match format, or a sequence of smazzata results, that the rules do not allow."""
+
+
+class MatchKind(Enum):
+    TARGET = "target"  # cumulative points to a target (Cirulla 7/11/21/31/41/51)
+    SMAZZATE = "smazzate"  # fixed number of smazzate (Cirulla 1–6; Briscola odd, majority)
+    POINTS = "points"  # Briscola 'partita a punti': over 60 card points wins
+
+
+_TARGET_RE = re.compile(r"(\d+)\s*(?:pt|punti)")
+_SMAZZATE_RE = re.compile(r"(\d+)\s*(?:smazzate|smazzata|smazz\.?|sm)")
+_POINTS_WORDS = ("punti", "points", "a punti")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFormat:
+    game: str
+    kind: MatchKind
+    length: int
+    ko: bool = False
+    cappotto_ends: bool = False
+    vinco_subito: bool = False
+    # Options selecting the other reading of a source sentence (docs/rules-interpretations.md).
+    target_strict: bool = False  # C15: "superato" read as strictly more than the target
+    vinco_subito_ends_smazzata_only: bool = False  # B1: vinco subito ends only the smazzata
+
+    def __post_init__(self) -> None:
+        _check_format(self)
+
+    @classmethod
+    def parse(cls, text: str, game: str, *, ko: bool = False, cappotto_ends: bool = False,
+              vinco_subito: bool = False, target_strict: bool = False,
+              vinco_subito_ends_smazzata_only: bool = False) -> MatchFormat:
+        """'21pt', '3smazzate', '1smazzata', '3sm', 'punti'/'points' (Briscola)."""
+        if game not in GAMES:
+            raise MatchFormatError(f"game {game!r}: expected one of {', '.join(GAMES)}")
+        kind, length = _parse_kind(text, game)
+        return cls(game, kind, length, ko=ko, cappotto_ends=cappotto_ends,
+                   vinco_subito=vinco_subito, target_strict=target_strict,
+                   vinco_subito_ends_smazzata_only=vinco_subito_ends_smazzata_only)
+
+    @property
+    def text(self) -> str:
+        """The canonical text that `parse` reads back into this format's kind and length."""
+        if self.kind is MatchKind.TARGET:
+            return f"{self.length}pt"
+        if self.kind is MatchKind.SMAZZATE:
+            return f"{self.length}smazzat{'a' if self.length == 1 else 'e'}"
+        return "punti"
+
+    def describe(self) -> str:
+        options = [name for flag, name in (
+            (self.ko, "KO (3 spareggi)"),
+            (self.cappotto_ends, "il cappotto chiude la partita"),
+            (self.vinco_subito, "vinco subito"),
+            (self.target_strict, "obiettivo da superare strettamente"),
+            (self.vinco_subito_ends_smazzata_only, "vinco subito chiude solo la smazzata"),
+        ) if flag]
+        head = f"{self.game} {self.text}: {_KIND_WORDS[self.kind]}"
+        return head + (f" [{', '.join(options)}]" if options else "")
+
+    @property
+    def vp_column(self) -> int:
+        """Index of this format's column in its game's VP table (000 and 004)."""
+        if self.game == "cirulla":
+            if self.kind is MatchKind.TARGET:
+                return CIRULLA_TARGETS.index(self.length)
+            return self.length - 1
+        if self.kind is MatchKind.POINTS:
+            return 0
+        if self.length <= 3:
+            return self.length - 1
+        raise MatchFormatError(
+            f"{self.describe()}: the Briscola VP table of 004 has columns for 1, 2 and 3 "
+            "smazzate only")
+
+
+_KIND_WORDS = {
+    MatchKind.TARGET: "vince chi supera l'obiettivo con più punti",
+    MatchKind.SMAZZATE: "numero fisso di smazzate",
+    MatchKind.POINTS: "partita a punti, vince chi supera 60",
+}
+
+
+def _accepted(game: str) -> str:
+    if game == "cirulla":
+        targets = "/".join(str(t) for t in CIRULLA_TARGETS)
+        return (f"'<N>pt' with N in {targets}, or '<N>smazzate' / '<N>sm' with N 1..6 "
+                "('1smazzata')")
+    return "'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...)"
+
+
+def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
+    cleaned = " ".join(text.strip().lower().split())
+    if cleaned in _POINTS_WORDS and game == "briscola":
+        return MatchKind.POINTS, 1
+    for pattern, kind in ((_TARGET_RE, MatchKind.TARGET), (_SMAZZATE_RE, MatchKind.SMAZZATE)):
+        found = pattern.fullmatch(cleaned)
+        if found and (game == "cirulla" or kind is MatchKind.SMAZZATE):
+            return kind, int(found.group(1))
+    raise MatchFormatError(
+        f"match format {text!r} for {game}: not understood; accepted: {_accepted(game)}")
+
+
+def _check_format(fmt: MatchFormat) -> None:
+    where = f"match format {fmt.game} {fmt.kind.value} {fmt.length}"
+    if fmt.game not in GAMES:
+        raise MatchFormatError(f"{where}: game must be one of {', '.join(GAMES)}")
+    if not isinstance(fmt.length, int) or isinstance(fmt.length, bool):
+        raise MatchFormatError(f"{where}: length must be an int")
+    if not _length_allowed(fmt):
+        raise MatchFormatError(f"{where}: not allowed; accepted: {_accepted(fmt.game)}")
+    if fmt.game == "cirulla" and (fmt.vinco_subito or fmt.vinco_subito_ends_smazzata_only):
+        raise MatchFormatError(f"{where}: 'vinco subito' is a Briscola rule (004)")
+    if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.target_strict):
+        raise MatchFormatError(f"{where}: cappotto and targets are Cirulla rules (000)")
+    if fmt.vinco_subito_ends_smazzata_only and not fmt.vinco_subito:
+        raise MatchFormatError(f"{where}: vinco_subito_ends_smazzata_only needs vinco_subito")
+
+
+def _length_allowed(fmt: MatchFormat) -> bool:
+    if fmt.game == "cirulla":
+        if fmt.kind is MatchKind.TARGET:
+            return fmt.length in CIRULLA_TARGETS
+        return fmt.kind is MatchKind.SMAZZATE and 1 <= fmt.length <= CIRULLA_MAX_SMAZZATE
+    if fmt.kind is MatchKind.POINTS:
+        return fmt.length == 1
+    # 004: "il numero di smazzate deve sempre essere dispari"
+    return fmt.kind is MatchKind.SMAZZATE and fmt.length >= 1 and fmt.length % 2 == 1
+
+
+@dataclass(frozen=True, slots=True)
+class SmazzataResult:
+    points: tuple[int, int]
+    last_capture_side: int | None
+    cappotto_side: int | None = None
+    vinco_subito_side: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStatus:
+    over: bool
+    winner: int | None
+    drawn: bool
+    totals: tuple[int, int]
+    next_tiebreak: int
+    reason: str
+
+
+IN_CORSO = "in corso"
+
+
+@dataclass(frozen=True, slots=True)
+class _Progress:
+    status: MatchStatus
+    regular: int  # regular smazzate played (spareggi excluded)
+    card_points: tuple[int, int]  # Briscola card points of the regular smazzate (MP basis)
+
+
+def match_status(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> MatchStatus:
+    """The standing after `results`; a result after the match is over is an error."""
+    return _progress(fmt, results).status
+
+
+def match_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> int:
+    """MP: the winner's points minus the loser's over the regular smazzate, never below 0.
+
+    Cirulla counts game points, Briscola card points; a drawn match has MP 0. Spareggi only
+    name the winner, so they do not add to MP.
+    """
+    progress = _progress(fmt, results)
+    status = progress.status
+    if not status.over:
+        raise MatchFormatError(f"{fmt.describe()}: MP asked before the match is over")
+    if status.winner is None:
+        return 0
+    basis = status.totals if fmt.game == "cirulla" else progress.card_points
+    return max(0, basis[status.winner] - basis[1 - status.winner])
+
+
+def _progress(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> _Progress:
+    progress = _Progress(MatchStatus(False, None, False, (0, 0), 0, IN_CORSO), 0, (0, 0))
+    for index, result in enumerate(results, start=1):
+        if progress.status.over:
+            raise MatchFormatError(
+                f"{fmt.describe()}: smazzata {index} comes after the match was over "
+                f"({progress.status.reason})")
+        check_result(fmt, result, index)
+        progress = _step(fmt, progress, result)
+    return progress
+
+
+def _step(fmt: MatchFormat, progress: _Progress, result: SmazzataResult) -> _Progress:
+    spareggio = progress.status.next_tiebreak
+    if spareggio:
+        return replace(progress, status=_after_spareggio(fmt, progress.status, result, spareggio))
+    totals = _add_totals(fmt, progress.status.totals, result)
+    regular = progress.regular + 1
+    cards = progress.card_points
+    if fmt.game == "briscola":
+        cards = (cards[0] + result.points[0], cards[1] + result.points[1])
+    ended = _ended_at_once(fmt, result)
+    if ended is not None:
+        status = MatchStatus(True, ended[0], False, totals, 0, ended[1])
+    else:
+        status = _after_regular(fmt, totals, regular)
+    return _Progress(status, regular, cards)
+
+
+def _ended_at_once(fmt: MatchFormat, result: SmazzataResult) -> tuple[int, str] | None:
+    """Cappotto (000, if the format says so) and vinco subito (004) end the match at once."""
+    if fmt.cappotto_ends and result.cappotto_side is not None:
+        return result.cappotto_side, "cappotto"
+    if result.vinco_subito_side is not None and not fmt.vinco_subito_ends_smazzata_only:
+        return result.vinco_subito_side, "vinco subito"
+    return None
+
+
+def _add_totals(fmt: MatchFormat, totals: tuple[int, int],
+                result: SmazzataResult) -> tuple[int, int]:
+    if fmt.game == "cirulla" or fmt.kind is MatchKind.POINTS:
+        return totals[0] + result.points[0], totals[1] + result.points[1]
+    won = briscola_smazzata_winner(result)
+    if won is None:
+        return totals
+    return (totals[0] + 1, totals[1]) if won == 0 else (totals[0], totals[1] + 1)
+
+
+def briscola_smazzata_winner(result: SmazzataResult) -> int | None:
+    """004: "vince la singola smazzata ... chi ha totalizzato ... almeno pari a 61 punti"."""
+    for side in (0, 1):
+        if result.points[side] >= BRISCOLA_SOGLIA:
+            return side
+    return None
+
+
+def _after_regular(fmt: MatchFormat, totals: tuple[int, int], regular: int) -> MatchStatus:
+    decided = _decide_regular(fmt, totals, regular)
+    if decided is None:
+        return MatchStatus(False, None, False, totals, 0, IN_CORSO)
+    winner, reason = decided
+    if winner is not None:
+        return MatchStatus(True, winner, False, totals, 0, reason)
+    if fmt.ko:
+        return MatchStatus(False, None, False, totals, 1, IN_CORSO)
+    if fmt.kind is MatchKind.TARGET:  # C15: equal above the target, play another smazzata
+        return MatchStatus(False, None, False, totals, 0, IN_CORSO)
+    return MatchStatus(True, None, True, totals, 0, "parità")
+
+
+def _decide_regular(fmt: MatchFormat, totals: tuple[int, int],
+                    regular: int) -> tuple[int | None, str] | None:
+    """None: play on; (side, reason): won; (None, reason): level at the end (parità)."""
+    leader = _leader(totals)
+    if fmt.kind is MatchKind.TARGET:
+        passed = [_passed(fmt, t) for t in totals]
+        return (leader, "target") if any(passed) else None
+    if fmt.kind is MatchKind.POINTS:
+        return leader, "punti"
+    remaining = fmt.length - regular
+    if fmt.game == "briscola" and abs(totals[0] - totals[1]) > remaining:
+        return leader, "smazzate" if remaining == 0 else "maggioranza certa"
+    return (leader, "smazzate") if remaining == 0 else None
+
+
+def _passed(fmt: MatchFormat, total: int) -> bool:
+    """000 "avendo superato il punteggio previsto": reached (standard) or exceeded (option)."""
+    return total > fmt.length if fmt.target_strict else total >= fmt.length
+
+
+def _leader(totals: tuple[int, int]) -> int | None:
+    if totals[0] == totals[1]:
+        return None
+    return 0 if totals[0] > totals[1] else 1
+
+
+def _after_spareggio(fmt: MatchFormat, before: MatchStatus, result: SmazzataResult,
+                     spareggio: int) -> MatchStatus:
+    """000/004 "Parità": more points in the spareggio wins; after the 3rd, last capture loses."""
+    ended = _ended_at_once(fmt, result)
+    if ended is not None:
+        return MatchStatus(True, ended[0], False, before.totals, 0, ended[1])
+    leader = _leader(result.points)
+    if leader is not None:
+        return MatchStatus(True, leader, False, before.totals, 0, f"spareggio {spareggio}")
+    if spareggio < SPAREGGI:
+        return MatchStatus(False, None, False, before.totals, spareggio + 1, IN_CORSO)
+    if result.last_capture_side is None:
+        raise MatchFormatError(
+            f"{fmt.describe()}: the 3rd spareggio ended level but names no last capture; "
+            "'perde il giocatore che ha fatto l'ultima presa nel 3° spareggio' needs it")
+    return MatchStatus(True, 1 - result.last_capture_side, False, before.totals, 0,
+                       "ultima presa nel 3° spareggio")
+
+
+def check_result(fmt: MatchFormat, result: SmazzataResult, index: int = 0) -> None:
+    """A result the format cannot produce is refused, naming the smazzata and the field."""
+    where = f"{fmt.describe()}, smazzata {index}" if index else fmt.describe()
+    points = result.points
+    if (len(points) != 2 or any(not isinstance(p, int) or isinstance(p, bool) or p < 0
+                                for p in points)):
+        raise MatchFormatError(f"{where}: points must be two non-negative ints, not {points!r}")
+    for name in ("last_capture_side", "cappotto_side", "vinco_subito_side"):
+        side = getattr(result, name)
+        if side is not None and side not in (0, 1):
+            raise MatchFormatError(f"{where}: {name} must be 0, 1 or None, not {side!r}")
+    if fmt.game == "cirulla":
+        if result.vinco_subito_side is not None:
+            raise MatchFormatError(f"{where}: vinco_subito_side is a Briscola rule")
+        return
+    if result.cappotto_side is not None:
+        raise MatchFormatError(f"{where}: cappotto_side is a Cirulla rule")
+    _check_briscola_points(fmt, result, where)
+
+
+def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, where: str) -> None:
+    total = sum(result.points)
+    side = result.vinco_subito_side
+    if side is None:
+        if total != BRISCOLA_CARD_POINTS:
+            raise MatchFormatError(
+                f"{where}: card points total {total}; a smazzata played to the end totals 120")
+        if fmt.vinco_subito and briscola_smazzata_winner(result) is not None:
+            raise MatchFormatError(
+                f"{where}: with vinco subito a side reaching 61 ends the match at the trick "
+                "that brought it there; vinco_subito_side must name it")
+        return
+    if not fmt.vinco_subito:
+        raise MatchFormatError(f"{where}: vinco_subito_side given but the format has no "
+                               "vinco subito")
+    if result.points[side] < BRISCOLA_SOGLIA or total > BRISCOLA_CARD_POINTS:
+        raise MatchFormatError(
+            f"{where}: vinco subito by side {side} needs at least 61 of at most 120 card "
+            f"points, got {result.points!r}")

@@ -1,0 +1,39 @@
+"""Timestamps of the record and the clock arithmetic that justifies a timeout or an abandon.
+
+A timestamp is UTC with microseconds, written `YYYY-MM-DDTHH:MM:SS.ffffffZ` (docs/events.md):
+one spelling per instant, so the canonical JSON of an event, and its hash, has one form. The
+domain has no clock: every time comes in with the command that caused it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+
+
+class ClockError(ValueError):
+    """A timestamp that is not UTC, not in the record's spelling, or goes backwards."""
+
+
+def utc(moment: datetime) -> datetime:
+    """`moment` as UTC; a naive datetime is refused, since its zone is unknown."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ClockError(f"timestamp {moment.isoformat()} has no time zone; the record is UTC")
+    return moment.astimezone(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    return utc(moment).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_stamp(text: str) -> datetime:
+    if not isinstance(text, str) or not _STAMP.fullmatch(text):
+        raise ClockError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def millis(span: timedelta) -> int:
+    """Whole milliseconds of a span (floor), the unit of the clock readings in events."""
+    return span // timedelta(milliseconds=1)

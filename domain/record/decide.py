@@ -1,0 +1,308 @@
+"""`decide`: a command checked against the record and the game's rules, and the events it causes.
+
+Nothing is recorded unless `decide` returns: an illegal play, a play out of turn, a deal that does
+not follow from its seed, a seed that does not match its commitment, a timeout the clock does not
+justify are refused with `RecordRefused` (a RuleViolation naming the rule).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from domain.events import PlayEvent
+from domain.game import DeclareAccuso, PlayCard, RuleViolation
+from domain.record.clock import ClockError, millis, stamp, utc
+from domain.record.commands import (
+    CommitSeed,
+    CreateMatch,
+    DealSmazzata,
+    MatchCommand,
+    RecordAbandon,
+    RecordRuling,
+    RecordTimeout,
+    RevealSeed,
+)
+from domain.record.events import (
+    Abandoned,
+    MatchCreated,
+    MatchEnded,
+    RulingRecorded,
+    SeedCommitted,
+    SeedRevealed,
+    TimeoutRecorded,
+)
+from domain.record.match import MatchEvent, MatchState, Phase
+from domain.shuffle import Seed, SeedError, check_commitment
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+ABANDON_REASONS = ("ritiro", "assenza")
+RULING_KINDS = ("adjust-score", "annul-smazzata")
+
+
+class RecordRefused(RuleViolation):
+    """A command the match record refuses: wrong phase, bad seed, unjustified timeout..."""
+
+
+def decide(state: MatchState, command: MatchCommand, at: datetime) -> tuple[MatchEvent, ...]:
+    """The events `command` causes at `at`, or RecordRefused / RuleViolation. Pure."""
+    _check_clock(state, at)
+    if isinstance(command, CreateMatch):
+        return (_create(state, command),)
+    if state.phase is Phase.NEW:
+        raise RecordRefused("phase", "the match has not been created yet")
+    if isinstance(command, RecordRuling):
+        return _ruling(state, command)
+    if state.phase is Phase.ENDED:
+        raise RecordRefused("phase", "the match is over: only an arbiter's ruling may follow")
+    if isinstance(command, PlayCard | DeclareAccuso):
+        return _play(state, command)
+    if isinstance(command, CommitSeed):
+        return (_commit(state, command),)
+    if isinstance(command, DealSmazzata):
+        return _deal(state, command)
+    if isinstance(command, RevealSeed):
+        return _reveal(state, command)
+    if isinstance(command, RecordTimeout):
+        return _timeout(state, command, at)
+    return _abandon(state, command, at)
+
+
+def _check_clock(state: MatchState, at: datetime) -> None:
+    try:
+        moment = utc(at)
+    except ClockError as error:
+        raise RecordRefused("clock", str(error)) from None
+    if state.last_at is not None and moment < state.last_at:
+        raise RecordRefused("clock", f"time {stamp(moment)} is before the previous event "
+                                     f"({stamp(state.last_at)}): the record only goes forward")
+
+
+def _need(state: MatchState, phase: Phase, what: str) -> None:
+    if state.phase is not phase:
+        raise RecordRefused("phase", f"{what}: not now, the match is at phase "
+                                     f"'{state.phase.value}' (smazzata {state.smazzata})")
+
+
+def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
+    _need(state, Phase.NEW, "create the match")
+    rules = state.catalog.get(command.game)
+    if rules is None:
+        raise RecordRefused("match-setup", f"unknown game {command.game!r}; known: "
+                                           f"{', '.join(sorted(state.catalog))}")
+    seats = len(command.players)
+    try:
+        ruleset = rules.ruleset(command.ruleset)
+        rules.seating(ruleset, seats)
+        rules.check_format(command.match_format)
+    except ValueError as error:
+        raise RecordRefused("match-setup", str(error)) from None
+    _check_setup(command, seats)
+    return MatchCreated(
+        game=command.game, ruleset=dict(rules.options(ruleset)),
+        players=tuple(command.players), sides=tuple(s % 2 for s in range(seats)),
+        match_format=dict(command.match_format), time_control=command.time_control,
+        first_dealer=command.first_dealer, tournament=command.tournament,
+        round=command.round, table=command.table)
+
+
+def _check_setup(command: CreateMatch, seats: int) -> None:
+    if any(not name.strip() for name in command.players):
+        raise RecordRefused("match-setup", "every seat needs a player's name")
+    if not 0 <= command.first_dealer < seats:
+        raise RecordRefused("match-setup", f"first dealer {command.first_dealer} is not a seat "
+                                           f"of a table of {seats}")
+    clock = command.time_control
+    limits = (clock.per_move, clock.bank, clock.abandon_after)
+    if any(limit is not None and limit <= 0 for limit in limits):
+        raise RecordRefused("match-setup", f"time control limits must be positive: {clock}")
+    placed = (command.tournament, command.round, command.table)
+    if any(p is None for p in placed) and any(p is not None for p in placed):
+        raise RecordRefused("match-setup", "a tournament match needs tournament, round and table")
+
+
+def _commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
+    _need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
+    if not _HEX64.fullmatch(command.commitment):
+        raise RecordRefused("seed-commitment", f"commitment {command.commitment!r} is not 64 "
+                                               "lowercase hex digits (SHA-256)")
+    return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
+
+
+def _check_seed(state: MatchState, seed: Seed | None) -> Seed:
+    if seed is None or state.commitment is None:
+        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata} needs its seed")
+    try:
+        check_commitment(seed, state.commitment)
+    except SeedError as error:
+        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata}: {error}") from None
+    return seed
+
+
+def _deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
+    _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
+    seed = _check_seed(state, command.seed)
+    events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata, seed)
+    if command.claimed is not None and tuple(command.claimed) != events:
+        raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))
+    return tuple(events)
+
+
+def _deal_difference(claimed: tuple[PlayEvent, ...], derived: tuple[PlayEvent, ...]) -> str:
+    for index, (mine, theirs) in enumerate(zip(claimed, derived, strict=False)):
+        if mine != theirs:
+            return (f"deal event {index + 1} does not follow from the seed: recorded {mine}, "
+                    f"the seed gives {theirs}")
+    return (f"the deal has {len(claimed)} events; the seed gives {len(derived)}")
+
+
+def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
+    _need(state, Phase.PLAY, "play")
+    to_move = state.to_move()
+    if isinstance(command, PlayCard) and command.seat != to_move:
+        raise RecordRefused("turn", f"seat {command.seat} cannot play: seat {to_move} is to move")
+    return tuple(state.engine.decide(state.game, command))
+
+
+def _reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
+    if state.phase is not Phase.REVEAL:
+        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
+                                           "only once the smazzata is over")
+    seed = _check_seed(state, command.seed)
+    revealed = SeedRevealed(smazzata=state.smazzata, seed=seed.hex)
+    standing = state.rules.standing(_format(state), state.counted, state.adjustment)
+    if not standing.over:
+        return (revealed,)
+    return (revealed, MatchEnded(scores=standing.scores, winner=standing.winner,
+                                 reason=standing.reason, smazzate=state.smazzata))
+
+
+def _format(state: MatchState) -> dict[str, str]:
+    assert state.created is not None
+    return dict(state.created.match_format)
+
+
+def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed, ...]:
+    """A match ended by a seat's fault mid-smazzata still reveals that smazzata's seed."""
+    if state.commitment is None:
+        return ()
+    return (SeedRevealed(smazzata=state.smazzata, seed=_check_seed(state, seed).hex),)
+
+
+def _forfeit(state: MatchState, seat: int) -> tuple[tuple[int, int], MatchEnded]:
+    assert state.seating is not None
+    game = state.game if state.phase is Phase.PLAY else None
+    awarded, standing = state.rules.forfeit(_format(state), state.counted, game,
+                                            state.seating.side_of(seat), state.adjustment)
+    ended = MatchEnded(scores=standing.scores, winner=standing.winner, reason=standing.reason,
+                       smazzate=len(state.ended))
+    return awarded, ended
+
+
+def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[MatchEvent, ...]:
+    _need(state, Phase.PLAY, "record a timeout")
+    if command.seat != state.to_move():
+        raise RecordRefused("timeout", f"seat {command.seat} is not the one to move "
+                                       f"(seat {state.to_move()} is): it cannot time out")
+    assert state.last_at is not None and state.created is not None
+    elapsed = millis(utc(at) - state.last_at)
+    used = state.bank_used_ms[command.seat]
+    limit = _limit_run_out(state, elapsed, used)
+    reveal = _pending_reveal(state, command.seed)
+    awarded, ended = _forfeit(state, command.seat)
+    fact = TimeoutRecorded(seat=command.seat, waiting_since=stamp(state.last_at),
+                           elapsed_ms=elapsed, bank_used_ms=used, limit=limit, awarded=awarded)
+    return (fact, *reveal, ended)
+
+
+def _limit_run_out(state: MatchState, elapsed: int, used: int) -> str:
+    assert state.created is not None
+    clock = state.created.time_control
+    if clock.per_move is not None and elapsed >= clock.per_move * 1000:
+        return "per_move"
+    if clock.bank is not None and used + elapsed >= clock.bank * 1000:
+        return "bank"
+    raise RecordRefused("timeout", f"not justified by the clock: waited {elapsed} ms of a "
+                                   f"per-move limit of {clock.per_move} s; thinking time used "
+                                   f"{used} ms of a bank of {clock.bank} s")
+
+
+def _abandon(state: MatchState, command: RecordAbandon, at: datetime) -> tuple[MatchEvent, ...]:
+    assert state.seating is not None and state.created is not None
+    if not 0 <= command.seat < state.seating.players:
+        raise RecordRefused("abandon", f"seat {command.seat} does not exist")
+    if command.reason not in ABANDON_REASONS:
+        raise RecordRefused("abandon", f"reason {command.reason!r}: expected one of "
+                                       f"{', '.join(ABANDON_REASONS)}")
+    last_seen, absent = _absence(state, command, at)
+    reveal = _pending_reveal(state, command.seed)
+    awarded, ended = _forfeit(state, command.seat)
+    fact = Abandoned(seat=command.seat, reason=command.reason, last_seen=last_seen,
+                     absent_ms=absent, awarded=awarded)
+    return (fact, *reveal, ended)
+
+
+def _absence(state: MatchState, command: RecordAbandon,
+             at: datetime) -> tuple[str | None, int | None]:
+    if command.reason == "ritiro":
+        return None, None
+    if command.last_seen is None:
+        raise RecordRefused("abandon", "an abandon for absence needs the time the seat was "
+                                       "last seen")
+    seen = utc(command.last_seen)
+    acted = state.last_action[command.seat]
+    if acted is not None and seen < acted:
+        raise RecordRefused("abandon", f"seat {command.seat} last seen {stamp(seen)}, before its "
+                                       f"own last play at {stamp(acted)}")
+    absent = millis(utc(at) - seen)
+    limit = state.created.time_control.abandon_after if state.created else 0
+    if absent < limit * 1000:
+        raise RecordRefused("abandon", f"not justified by the clock: absent {absent} ms, the "
+                                       f"limit is {limit} s")
+    return stamp(seen), absent
+
+
+def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
+    _check_ruling(state, command)
+    fact = RulingRecorded(arbiter=command.arbiter, reason=command.reason, kind=command.kind,
+                          smazzata=command.smazzata, adjustment=command.adjustment,
+                          refers_to=command.refers_to)
+    if state.phase is not Phase.ENDED:
+        return (fact,)
+    return (fact, _restated(state, command))
+
+
+def _check_ruling(state: MatchState, command: RecordRuling) -> None:
+    if not command.arbiter.strip() or not command.reason.strip():
+        raise RecordRefused("ruling", "a ruling names its arbiter and its reason")
+    if command.kind not in RULING_KINDS:
+        raise RecordRefused("ruling", f"kind {command.kind!r}: expected one of "
+                                      f"{', '.join(RULING_KINDS)}")
+    if command.refers_to is not None and not 1 <= command.refers_to <= state.version:
+        raise RecordRefused("ruling", f"refers to event {command.refers_to}, which the match "
+                                      f"does not have (it has {state.version})")
+    if command.kind == "annul-smazzata":
+        finished = {e.number for e in state.ended}
+        if command.smazzata not in finished or command.smazzata in state.annulled:
+            raise RecordRefused("ruling", f"smazzata {command.smazzata} is not a finished, "
+                                          "counted smazzata")
+        if command.adjustment != (0, 0):
+            raise RecordRefused("ruling", "an annulment adjusts no score by itself")
+
+
+def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
+    """The result again after a ruling on a finished match; the last MatchEnded is the result."""
+    assert state.result is not None
+    if state.forfeit is not None:
+        scores = (state.result.scores[0] + command.adjustment[0],
+                  state.result.scores[1] + command.adjustment[1])
+        return MatchEnded(scores=scores, winner=state.result.winner, reason="ruling",
+                          smazzate=state.result.smazzate)
+    annulled = state.annulled | ({command.smazzata} if command.smazzata is not None
+                                 and command.kind == "annul-smazzata" else set())
+    counted = tuple(e for e in state.ended if e.number not in annulled)
+    adjustment = (state.adjustment[0] + command.adjustment[0],
+                  state.adjustment[1] + command.adjustment[1])
+    standing = state.rules.standing(_format(state), counted, adjustment)
+    return MatchEnded(scores=standing.scores, winner=standing.winner, reason="ruling",
+                      smazzate=state.result.smazzate)

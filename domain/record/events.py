@@ -1,0 +1,129 @@
+"""Facts of a match beyond the play itself: creation, seeds, clock, arbiter, end.
+
+Each is a past-tense fact carrying what is needed to re-check it (docs/events.md). The play
+events of domain/events.py sit between them in a match's stream. Never rename a class or a field:
+the store pins their stored JSON and reads old versions through upcasters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """The clock of a match, in seconds; None switches a limit off.
+
+    `per_move`: the longest a seat may think over one move. `bank`: the total thinking time of a
+    seat over the whole match. `abandon_after`: the absence after which a seat counts as gone.
+    """
+
+    per_move: int | None = 60
+    bank: int | None = None
+    abandon_after: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCreated:
+    """A match: game, ruleset with every option, seats, sides, format, clock, place in a
+    tournament. `players[s]` sits at seat s; `sides[s]` is that seat's side."""
+
+    game: str
+    ruleset: Mapping[str, str]
+    players: tuple[str, ...]
+    sides: tuple[int, ...]
+    match_format: Mapping[str, str]
+    time_control: TimeControl
+    first_dealer: int
+    tournament: str | None = None
+    round: int | None = None
+    table: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeedCommitted:
+    """The commitment to the shuffle seed of smazzata `smazzata`, recorded before its deal."""
+
+    smazzata: int
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRevealed:
+    """The seed of smazzata `smazzata`, hex, revealed once that smazzata is over."""
+
+    smazzata: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutRecorded:
+    """`seat` ran out of time. `waiting_since` is the timestamp of the event that gave it the
+    move; `elapsed_ms` the wait up to this event; `bank_used_ms` its thinking time before this
+    move; `limit` which limit ran out ('per_move' or 'bank'); `awarded` the penalty points
+    per side (C12)."""
+
+    seat: int
+    waiting_since: str
+    elapsed_ms: int
+    bank_used_ms: int
+    limit: str
+    awarded: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """`seat` left the match. `reason` is 'ritiro' (withdrew) or 'assenza' (gone for longer
+    than the clock's `abandon_after`: then `last_seen` and `absent_ms` justify it)."""
+
+    seat: int
+    reason: str
+    last_seen: str | None
+    absent_ms: int | None
+    awarded: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRecorded:
+    """An arbiter's decision. `kind` is 'adjust-score' (add `adjustment` per side) or
+    'annul-smazzata' (smazzata `smazzata` no longer counts). It never edits an earlier event:
+    `refers_to` names the version of the event it is about, if any."""
+
+    arbiter: str
+    reason: str
+    kind: str
+    smazzata: int | None
+    adjustment: tuple[int, int]
+    refers_to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The result: match points per side, the winning side (None: drawn), why it ended.
+    A ruling after the end is followed by a new MatchEnded: the last one is the result."""
+
+    scores: tuple[int, int]
+    winner: int | None
+    reason: str
+    smazzate: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated:
+    name: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchScheduled:
+    """Match `match` (its stream id) is played at `table` in `round` of the tournament."""
+
+    round: int
+    table: int
+    match: str
+
+
+MatchFact = (MatchCreated | SeedCommitted | SeedRevealed | TimeoutRecorded | Abandoned
+             | RulingRecorded | MatchEnded)
+TournamentFact = TournamentCreated | MatchScheduled

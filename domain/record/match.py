@@ -1,0 +1,163 @@
+"""The Match aggregate: its frozen state and `evolve`, the fold of one recorded event into it.
+
+A match is its events: the state is `initial(catalog)` folded with every event and the moment it
+was recorded. Between smazzate the record asks for a seed commitment (COMMIT), then the deal
+(DEAL); the game's engine folds the play (PLAY); after the smazzata's end its seed is revealed
+(REVEAL), and the next smazzata begins or the match ends (ENDED). `decide` is in decide.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from domain.events import CardPlayed, PlayEvent, SmazzataEnded
+from domain.game import GameEngine
+from domain.record.clock import millis
+from domain.record.events import (
+    Abandoned,
+    MatchCreated,
+    MatchEnded,
+    RulingRecorded,
+    SeedCommitted,
+    SeedRevealed,
+    TimeoutRecorded,
+)
+from domain.record.games import GameRules
+from domain.seating import Seating
+
+MatchEvent = (MatchCreated | SeedCommitted | SeedRevealed | TimeoutRecorded | Abandoned
+              | RulingRecorded | MatchEnded | PlayEvent)
+PLAY_EVENT_TYPES = PlayEvent.__args__  # type: ignore[attr-defined]
+
+
+class Phase(Enum):
+    NEW = "new"
+    COMMIT = "commit"    # waiting for the commitment to the next smazzata's seed
+    DEAL = "deal"        # committed, waiting for the deal
+    PLAY = "play"
+    REVEAL = "reveal"    # the smazzata is over, its seed not yet revealed
+    ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    catalog: Mapping[str, GameRules]
+    phase: Phase = Phase.NEW
+    version: int = 0
+    created: MatchCreated | None = None
+    ruleset: object = None
+    seating: Seating | None = None
+    smazzata: int = 0
+    dealer: int = 0
+    commitment: str | None = None
+    game: object = None
+    ended: tuple[SmazzataEnded, ...] = ()
+    revealed: tuple[tuple[int, str], ...] = ()
+    annulled: frozenset[int] = frozenset()
+    adjustment: tuple[int, int] = (0, 0)
+    last_at: datetime | None = None
+    bank_used_ms: tuple[int, ...] = ()
+    last_action: tuple[datetime | None, ...] = ()
+    forfeit: int | None = None   # the seat whose timeout or abandon is ending the match
+    result: MatchEnded | None = None
+
+    @property
+    def rules(self) -> GameRules:
+        if self.created is None:
+            raise ValueError("the match has not been created")
+        return self.catalog[self.created.game]
+
+    @property
+    def engine(self) -> GameEngine[Any, Any]:
+        return self.rules.engine
+
+    @property
+    def counted(self) -> tuple[SmazzataEnded, ...]:
+        """The smazzate that count: every ended one the arbiter has not annulled."""
+        return tuple(e for e in self.ended if e.number not in self.annulled)
+
+    def to_move(self) -> int | None:
+        if self.phase is not Phase.PLAY:
+            return None
+        return self.engine.to_move(self.game)
+
+
+def initial(catalog: Mapping[str, GameRules]) -> MatchState:
+    return MatchState(catalog=catalog)
+
+
+def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
+    """The state after `event`, recorded at `at`. Assumes `decide` accepted it."""
+    folded = _fold(state, event, at)
+    return replace(folded, version=state.version + 1, last_at=at)
+
+
+def _fold(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
+    if isinstance(event, PLAY_EVENT_TYPES):
+        return _play(state, event, at)
+    if isinstance(event, MatchCreated):
+        return _created(state, event)
+    if isinstance(event, SeedCommitted):
+        return replace(state, commitment=event.commitment, phase=Phase.DEAL)
+    if isinstance(event, SeedRevealed):
+        return _revealed(state, event)
+    if isinstance(event, TimeoutRecorded | Abandoned):
+        return replace(state, forfeit=event.seat)
+    if isinstance(event, RulingRecorded):
+        return _ruling(state, event)
+    if isinstance(event, MatchEnded):
+        return replace(state, result=event, phase=Phase.ENDED)
+    raise TypeError(f"a match does not fold {type(event).__name__}")
+
+
+def _created(state: MatchState, event: MatchCreated) -> MatchState:
+    rules = state.catalog[event.game]
+    ruleset = rules.ruleset(event.ruleset)
+    seats = len(event.players)
+    return replace(state, created=event, ruleset=ruleset,
+                   seating=rules.seating(ruleset, seats), phase=Phase.COMMIT, smazzata=1,
+                   dealer=event.first_dealer, bank_used_ms=(0,) * seats,
+                   last_action=(None,) * seats)
+
+
+def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
+    engine = state.engine
+    game = state.game
+    if state.phase is Phase.DEAL:
+        game = engine.initial(state.ruleset, state.seating)
+    game = engine.evolve(game, event)
+    phase = Phase.REVEAL if isinstance(event, SmazzataEnded) else Phase.PLAY
+    ended = (*state.ended, event) if isinstance(event, SmazzataEnded) else state.ended
+    folded = replace(state, game=game, phase=phase, ended=ended)
+    if isinstance(event, CardPlayed):
+        return _thought(folded, event.seat, state.last_at, at)
+    return folded
+
+
+def _thought(state: MatchState, seat: int, since: datetime | None, at: datetime) -> MatchState:
+    """A play spends the seat's thinking time: from the previous event to this one."""
+    spent = millis(at - since) if since is not None else 0
+    bank = tuple(u + spent if s == seat else u for s, u in enumerate(state.bank_used_ms))
+    seen = tuple(at if s == seat else t for s, t in enumerate(state.last_action))
+    return replace(state, bank_used_ms=bank, last_action=seen)
+
+
+def _revealed(state: MatchState, event: SeedRevealed) -> MatchState:
+    revealed = (*state.revealed, (event.smazzata, event.seed))
+    if state.phase is not Phase.REVEAL or state.forfeit is not None:
+        return replace(state, revealed=revealed, commitment=None)
+    assert state.seating is not None
+    return replace(state, revealed=revealed, commitment=None, game=None, phase=Phase.COMMIT,
+                   smazzata=state.smazzata + 1, dealer=state.seating.next_dealer(state.dealer))
+
+
+def _ruling(state: MatchState, event: RulingRecorded) -> MatchState:
+    if event.kind == "annul-smazzata" and event.smazzata is not None:
+        return replace(state, annulled=state.annulled | {event.smazzata})
+    adjustment = (state.adjustment[0] + event.adjustment[0],
+                  state.adjustment[1] + event.adjustment[1])
+    return replace(state, adjustment=adjustment)

@@ -1,0 +1,69 @@
+"""The Tournament aggregate: which match is played at which table of which round.
+
+A match names its tournament, round and table in its own MatchCreated; the tournament's stream
+is the schedule, so a table of a round holds one match and a match one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from domain.game import RuleViolation
+from domain.record.events import MatchScheduled, TournamentCreated
+
+TournamentEvent = TournamentCreated | MatchScheduled
+
+
+class TournamentRefused(RuleViolation):
+    """A tournament command the schedule refuses."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleMatch:
+    round: int
+    table: int
+    match: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentState:
+    created: TournamentCreated | None = None
+    places: MappingProxyType[tuple[int, int], str] = MappingProxyType({})
+    version: int = 0
+
+    def matches_of_round(self, round_number: int) -> dict[int, str]:
+        return {table: match for (r, table), match in self.places.items() if r == round_number}
+
+
+def decide_creation(state: TournamentState, name: str, game: str) -> tuple[TournamentEvent, ...]:
+    if state.created is not None:
+        raise TournamentRefused("tournament", f"tournament {state.created.name!r} exists already")
+    if not name.strip():
+        raise TournamentRefused("tournament", "a tournament needs a name")
+    return (TournamentCreated(name=name, game=game),)
+
+
+def decide_schedule(state: TournamentState,
+                    command: ScheduleMatch) -> tuple[TournamentEvent, ...]:
+    if state.created is None:
+        raise TournamentRefused("tournament", "schedule a match: the tournament does not exist")
+    if command.round < 1 or command.table < 1:
+        raise TournamentRefused("tournament", f"round {command.round} and table "
+                                              f"{command.table} count from 1")
+    taken = state.places.get((command.round, command.table))
+    if taken is not None:
+        raise TournamentRefused("tournament", f"round {command.round}, table {command.table} "
+                                              f"already holds match {taken}")
+    if command.match in state.places.values():
+        raise TournamentRefused("tournament", f"match {command.match} is already scheduled")
+    return (MatchScheduled(round=command.round, table=command.table, match=command.match),)
+
+
+def evolve_tournament(state: TournamentState, event: TournamentEvent) -> TournamentState:
+    if isinstance(event, TournamentCreated):
+        return TournamentState(created=event, places=state.places, version=state.version + 1)
+    places = dict(state.places)
+    places[(event.round, event.table)] = event.match
+    return TournamentState(created=state.created, places=MappingProxyType(places),
+                           version=state.version + 1)

@@ -1,0 +1,191 @@
+"""MatchStore: the eventsourcing Application that records matches and tournaments.
+
+A command is loaded, decided by the domain (domain/record/decide.py), turned into stored facts
+that carry the hash chain, and saved in one transaction; the recorder checks the chain again and
+moves the stream's head in that same transaction. The store is an SQLite file by default
+(`./var/verbale.db`) or PostgreSQL when VERBALE_DATABASE_URL says so (config.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+from uuid import UUID, uuid4
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, StoredEvent, Transcoder
+from eventsourcing.utils import Environment, EnvType
+
+from domain.record.clock import parse_stamp, stamp, utc
+from domain.record.commands import MatchCommand
+from domain.record.decide import decide
+from domain.record.games import GameRules
+from domain.record.match import MatchEvent, MatchState, evolve, initial
+from domain.record.tournament import (
+    ScheduleMatch,
+    TournamentEvent,
+    TournamentState,
+    decide_creation,
+    decide_schedule,
+    evolve_tournament,
+)
+from projections.store.canonical import GENESIS, canonical_json, event_hash
+from projections.store.config import store_env
+from projections.store.facts import StoredFact
+from projections.store.recorders import ChainedPostgresRecorder, ChainedSQLiteRecorder, Head
+
+
+class ConcurrencyConflict(RuntimeError):
+    """Another writer appended to the same stream first: reload and decide again."""
+
+
+class CanonicalTranscoder(Transcoder):
+    """Stored state = canonical JSON of the record: the bytes the chain hashes."""
+
+    def encode(self, obj: Any) -> bytes:
+        return canonical_json(obj)
+
+    def decode(self, data: bytes) -> Any:
+        import json
+        return json.loads(data.decode("utf-8"))
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A stream as read: its state, its version and the hash of its last event."""
+
+    stream: UUID
+    state: Any
+    version: int
+    head: str
+
+
+class MatchStore(Application[UUID]):
+    name = "verbale"
+
+    def __init__(self, url: str | None = None,
+                 catalog: Mapping[str, GameRules] | None = None) -> None:
+        if catalog is None:
+            from domain.record.catalog import CATALOG
+            catalog = CATALOG
+        self.catalog = catalog
+        super().__init__(env=store_env(url))
+
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        # Only the store's own configuration: stray library variables in os.environ must not
+        # redirect the record to another database.
+        return Environment(name, dict(env or {}))
+
+    def construct_transcoder(self) -> Transcoder:
+        return CanonicalTranscoder()
+
+    @property
+    def chained(self) -> ChainedSQLiteRecorder | ChainedPostgresRecorder:
+        return cast(ChainedSQLiteRecorder | ChainedPostgresRecorder, self.recorder)
+
+    # ---- reading ------------------------------------------------------------------------------
+
+    def stored(self, stream: UUID) -> Sequence[StoredEvent]:
+        return self.recorder.select_events(stream)
+
+    def facts(self, stream: UUID) -> list[StoredFact]:
+        return [cast(StoredFact, self.mapper.to_domain_event(s)) for s in self.stored(stream)]
+
+    def load(self, match: UUID) -> Loaded:
+        stored = self.stored(match)
+        state = initial(self.catalog)
+        for s in stored:
+            fact = cast(StoredFact, self.mapper.to_domain_event(s))
+            state = evolve(state, fact.to_domain(), parse_stamp(fact.timestamp))
+        head = event_hash(stored[-1].state) if stored else GENESIS
+        return Loaded(match, state, len(stored), head)
+
+    def load_tournament(self, tournament: UUID) -> Loaded:
+        stored = self.stored(tournament)
+        state = TournamentState()
+        for s in stored:
+            state = evolve_tournament(state, self._fact(s).to_domain())
+        head = event_hash(stored[-1].state) if stored else GENESIS
+        return Loaded(tournament, state, len(stored), head)
+
+    def _fact(self, stored: StoredEvent) -> StoredFact:
+        return cast(StoredFact, self.mapper.to_domain_event(stored))
+
+    def heads(self) -> list[Head]:
+        return self.chained.select_heads()
+
+    def streams(self) -> list[UUID]:
+        return self.chained.select_stream_ids()
+
+    # ---- writing ------------------------------------------------------------------------------
+
+    def execute(self, match: UUID, command: MatchCommand, at: datetime) -> Loaded:
+        """Decide `command` on the stored match and append its events; return the new state."""
+        loaded = self.load(match)
+        events = decide(cast(MatchState, loaded.state), command, at)
+        return self.append(loaded, events, at)
+
+    def create_match(self, command: MatchCommand, at: datetime,
+                     match: UUID | None = None) -> UUID:
+        stream = match or uuid4()
+        self.execute(stream, command, at)
+        return stream
+
+    def append(self, loaded: Loaded, events: Sequence[MatchEvent], at: datetime) -> Loaded:
+        state = cast(MatchState, loaded.state)
+        facts, head = chain_facts(loaded.stream, loaded.version, loaded.head, events, at)
+        for event in events:
+            state = evolve(state, event, utc(at))
+        self._save(facts)
+        return Loaded(loaded.stream, state, loaded.version + len(facts), head)
+
+    def append_batch(self, batch: Sequence[tuple[UUID, Sequence[tuple[Any, datetime]]]]) -> None:
+        """Record whole streams at once, in one transaction (an import): new streams only."""
+        facts: list[StoredFact] = []
+        for stream, recorded in batch:
+            version, head = 0, GENESIS
+            for event, at in recorded:
+                made, head = chain_facts(stream, version, head, (event,), at)
+                facts.extend(made)
+                version += 1
+        self._save(facts)
+
+    def create_tournament(self, name: str, game: str, at: datetime,
+                          tournament: UUID | None = None) -> UUID:
+        stream = tournament or uuid4()
+        loaded = self.load_tournament(stream)
+        self._append_tournament(loaded, decide_creation(loaded.state, name, game), at)
+        return stream
+
+    def schedule(self, tournament: UUID, command: ScheduleMatch, at: datetime) -> None:
+        loaded = self.load_tournament(tournament)
+        self._append_tournament(loaded, decide_schedule(loaded.state, command), at)
+
+    def _append_tournament(self, loaded: Loaded, events: Sequence[TournamentEvent],
+                           at: datetime) -> None:
+        facts, _ = chain_facts(loaded.stream, loaded.version, loaded.head, events, at)
+        self._save(facts)
+
+    def _save(self, facts: Sequence[StoredFact]) -> None:
+        try:
+            self.save(*facts)
+        except IntegrityError as error:
+            streams = sorted({str(f.originator_id) for f in facts})
+            raise ConcurrencyConflict(
+                f"stream {', '.join(streams)} was changed by another writer meanwhile "
+                f"(an event at the same version is already stored); nothing was recorded: "
+                f"reload and try again [{error}]") from None
+
+
+def chain_facts(stream: UUID, version: int, head: str, events: Sequence[object],
+                at: datetime) -> tuple[list[StoredFact], str]:
+    """Stored facts for `events` after event `version` whose hash is `head`, and the new head."""
+    moment = stamp(at)
+    facts: list[StoredFact] = []
+    for offset, event in enumerate(events, start=1):
+        fact = StoredFact.of(stream, version + offset, moment, head, event)
+        head = event_hash(canonical_json(fact.record()))
+        facts.append(fact)
+    return facts, head

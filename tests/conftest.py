@@ -1,0 +1,21 @@
+"""Hypothesis profiles: the example count of heavy property runs scales by a setting.
+
+VERBALE_HYPOTHESIS_PROFILE=dev (default) keeps `make test` within minutes here; `ci` is used when
+CI=true; `deep` is for long local runs. Tests that need many examples multiply by `scale()`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=150, deadline=None, derandomize=False,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+
+_default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+settings.load_profile(os.environ.get("VERBALE_HYPOTHESIS_PROFILE", _default))

@@ -1,0 +1,131 @@
+"""A toy game behind the GameEngine protocol, so the record and the store are tested apart from
+the real engines: 3 cards to each seat from the seeded deck (redeal when the first card dealt
+is an ace), play any card in hand in turn, a smazzata ends when the hands are empty and each
+side scores the values of the cards it played. A match goes to `target` points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from domain.cards import Card
+from domain.dealing import deal_round_robin
+from domain.events import CardPlayed, DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
+from domain.game import Command, DeclareAccuso, GameEngine, RuleViolation
+from domain.record.games import Standing
+from domain.seating import Seating
+from domain.shuffle import Seed, commitment, shuffled_deck
+
+
+@dataclass(frozen=True, slots=True)
+class ToyState:
+    seating: Seating
+    hands: tuple[tuple[Card, ...], ...] = ()
+    to_move: int = 0
+    points: tuple[int, int] = (0, 0)
+    number: int = 0
+    finished: bool = False
+
+
+class ToyEngine:
+    name = "toy"
+
+    def deal(self, ruleset: object, seating: Seating, dealer: int, number: int,
+             seed: Seed) -> tuple[PlayEvent, ...]:
+        events: list[PlayEvent] = []
+        attempt = 0
+        while True:
+            deck = shuffled_deck(seed, attempt)
+            hands, rest = deal_round_robin(deck, seating, dealer, 3)
+            events.append(SmazzataDealt(number=number, dealer=dealer, attempt=attempt,
+                                        seed_commitment=commitment(seed), hands=hands,
+                                        table=(), stock=rest))
+            if deck[0].value != 1 or attempt >= 3:
+                return tuple(events)
+            events.append(DealAnnulled(number=number, attempt=attempt, reason="asso in testa"))
+            attempt += 1
+
+    def initial(self, ruleset: object, seating: Seating) -> ToyState:
+        return ToyState(seating=seating)
+
+    def decide(self, state: ToyState, command: Command) -> tuple[PlayEvent, ...]:
+        if isinstance(command, DeclareAccuso):
+            raise RuleViolation("toy: no accusi", "the toy game has no accusi")
+        if command.seat != state.to_move:
+            raise RuleViolation("toy: turn", f"seat {state.to_move} is to move")
+        if command.card not in state.hands[command.seat]:
+            raise RuleViolation("toy: card in hand", f"{command.card} is not in the hand of "
+                                                     f"seat {command.seat}")
+        played = CardPlayed(seat=command.seat, card=command.card)
+        after = self.evolve(state, played)
+        if any(after.hands):
+            return (played,)
+        return (played, SmazzataEnded(number=state.number, scores=after.points,
+                                      breakdown=(("carte", *after.points),)))
+
+    def evolve(self, state: ToyState, event: PlayEvent) -> ToyState:
+        if isinstance(event, SmazzataDealt):
+            return ToyState(seating=state.seating, hands=event.hands, number=event.number,
+                            to_move=state.seating.first_after_dealer(event.dealer))
+        if isinstance(event, CardPlayed):
+            hands = tuple(tuple(c for c in h if c is not event.card) for h in state.hands)
+            side = state.seating.side_of(event.seat)
+            points = tuple(p + (event.card.value if s == side else 0)
+                           for s, p in enumerate(state.points))
+            return replace(state, hands=hands, to_move=state.seating.next_seat(event.seat),
+                           points=(points[0], points[1]))
+        if isinstance(event, SmazzataEnded):
+            return replace(state, finished=True)
+        return state
+
+    def is_finished(self, state: ToyState) -> bool:
+        return state.finished
+
+    def to_move(self, state: ToyState) -> int | None:
+        return None if state.finished or not state.hands else state.to_move
+
+
+class ToyRules:
+    name = "toy"
+
+    def __init__(self) -> None:
+        self._engine = ToyEngine()
+
+    @property
+    def engine(self) -> GameEngine[ToyState, object]:
+        return self._engine
+
+    def ruleset(self, options: Mapping[str, str]) -> object:
+        if set(options) - {"variante"}:
+            raise ValueError(f"toy: unknown options {sorted(set(options) - {'variante'})}")
+        return options.get("variante", "base")
+
+    def options(self, ruleset: object) -> Mapping[str, str]:
+        return {"variante": str(ruleset)}
+
+    def seating(self, ruleset: object, players: int) -> Seating:
+        return Seating(players)
+
+    def check_format(self, options: Mapping[str, str]) -> None:
+        if not options.get("target", "").isdigit():
+            raise ValueError(f"toy: match format needs a numeric target, got {dict(options)}")
+
+    def standing(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
+                 adjustment: tuple[int, int]) -> Standing:
+        scores = (sum(e.scores[0] for e in ended) + adjustment[0],
+                  sum(e.scores[1] for e in ended) + adjustment[1])
+        target = int(match_format["target"])
+        over = max(scores) >= target and scores[0] != scores[1]
+        winner = (0 if scores[0] > scores[1] else 1) if over else None
+        return Standing(scores, over, winner, "target" if over else "")
+
+    def forfeit(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
+                state: object | None, guilty_side: int,
+                adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
+        before = self.standing(match_format, ended, adjustment).scores
+        awarded = (0, 5) if guilty_side == 0 else (5, 0)
+        scores = (before[0] + awarded[0], before[1] + awarded[1])
+        return awarded, Standing(scores, True, 1 - guilty_side, "forfeit")
+
+
+TOY_CATALOG = {"toy": ToyRules()}
