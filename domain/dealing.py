@@ -31,7 +31,7 @@ def deal_round_robin(deck: Sequence[Card], seating: Seating, dealer: int,
     if per_seat < 0 or dealt > len(deck):
         raise DealError(f"cannot deal {per_seat} cards to each of {players} seats "
                         f"from a deck of {len(deck)}")
-    order = seating.order_from(seating.first_after_dealer(dealer))
+    order = seating.rounds[seating.check_seat(dealer)]
     hands: list[tuple[Card, ...]] = [()] * players
     for served, seat in enumerate(order):
         hands[seat] = tuple(deck[served:dealt:players])

@@ -8,7 +8,7 @@ seats 0 and 2 are side 0, seats 1 and 3 side 1. With 2 players a seat is its own
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -25,10 +25,20 @@ class SeatingError(ValueError):
 class Seating:
     players: int
     direction: Direction = Direction.COUNTERCLOCKWISE
+    after: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """after[s] is the seat that plays after s: a table, since the rules engines ask per play."""
+    rounds: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    """rounds[d]: every seat once, from the right of dealer d round the table (deal order)."""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):
             raise SeatingError(f"a table has 2 or 4 players, not {self.players}")
+        step = 1 if self.direction is Direction.COUNTERCLOCKWISE else -1
+        after = tuple((s + step) % self.players for s in range(self.players))
+        object.__setattr__(self, "after", after)
+        rounds = tuple(tuple((after[d] + step * k) % self.players for k in range(self.players))
+                       for d in range(self.players))
+        object.__setattr__(self, "rounds", rounds)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -44,8 +54,7 @@ class Seating:
         return seat
 
     def next_seat(self, seat: int) -> int:
-        step = 1 if self.direction is Direction.COUNTERCLOCKWISE else -1
-        return (seat + step) % self.players
+        return self.after[seat]
 
     def side_of(self, seat: int) -> int:
         return seat % 2

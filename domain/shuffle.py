@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import lt, mod
 
 from domain.cards import DECK, Card
 
@@ -114,28 +115,52 @@ def _block_words(seed: Seed, attempt: int, first: int, count: int) -> list[int]:
 def shuffled_indices(seed: Seed, attempt: int = 0, size: int = 40) -> tuple[int, ...]:
     """Fisher-Yates over range(size) driven by the keystream, with rejection sampling.
 
-    Reads the same words, in the same order, as `keystream` would give; the blocks are only
-    computed in a batch because one call per word would dominate the time of a deal.
+    Reads the same words, in the same order, as `keystream` would give. The blocks are computed
+    in a batch, and when none of the first size-1 words is rejected (all but about one shuffle in
+    ten million) the draws are taken all at once: the result is the same as word by word.
     """
     if not 0 <= attempt < 2**32:
         raise SeedError(f"attempt {attempt} out of range")
-    order = list(range(size))
     blocks = max(1, (size + _WORDS_PER_BLOCK - 1) // _WORDS_PER_BLOCK)
     words = _block_words(seed, attempt, 0, blocks)
+    bounds = range(size, 1, -1)
+    limits = _LIMITS if size < len(_LIMITS) else _limits(size)
+    first = words[:size - 1]
+    if len(first) == size - 1 and all(map(lt, first, map(limits.__getitem__, bounds))):
+        return _swap(size, map(mod, first, bounds))
+    return _swap(size, _draws_word_by_word(seed, attempt, words, limits, size))
+
+
+def _swap(size: int, draws: Iterable[int]) -> tuple[int, ...]:
+    order = list(range(size))
+    for i, j in zip(range(size - 1, 0, -1), draws, strict=False):
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+def _draws_word_by_word(seed: Seed, attempt: int, words: list[int], limits: Sequence[int],
+                        size: int) -> list[int]:
+    draws = []
     at = 0
-    for i in range(size - 1, 0, -1):
-        bound = i + 1
-        limit = 4294967296 - 4294967296 % bound
+    for bound in range(size, 1, -1):
         while True:
             if at == len(words):
                 words += _block_words(seed, attempt, len(words) // _WORDS_PER_BLOCK, 1)
             word = words[at]
             at += 1
-            if word < limit:
+            if word < limits[bound]:
                 break
-        j = word % bound
-        order[i], order[j] = order[j], order[i]
-    return tuple(order)
+        draws.append(word % bound)
+    return draws
+
+
+def _limits(size: int) -> tuple[int, ...]:
+    """For each bound, words at or above this are rejected: the largest multiple of the bound
+    that fits in 32 bits (bound 0 is never drawn)."""
+    return tuple(2**32 - 2**32 % b if b else 0 for b in range(size + 1))
+
+
+_LIMITS = _limits(64)
 
 
 def shuffled_deck(seed: Seed, attempt: int = 0) -> tuple[Card, ...]:

@@ -31,6 +31,7 @@ def _register() -> None:
     from replay_web import (
         cli_briscola,  # noqa: F401
         cli_cirulla,  # noqa: F401
+        cli_store,  # noqa: F401
     )
 
 

@@ -120,5 +120,5 @@ def legal_cirulla(table_text: str, hand_text: str, options: tuple[str, ...],
 
 
 def _play_json(play: Play) -> dict[str, object]:
-    return {"card": play.card.code, "capture": [c.code for c in play.capture],
+    return {"card": play.card.code, "capture": [c.code for c in play.taken],
             "notation": play.notation()}

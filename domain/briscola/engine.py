@@ -141,29 +141,26 @@ def _check_draws(state: BriscolaState, event: CardsDrawn) -> None:
                             "draws first, then the others counterclockwise")
 
 
+def deal(ruleset: BriscolaRules, seating: Seating, dealer: int, number: int,
+         seed: Seed) -> tuple[PlayEvent, ...]:
+    """The opening events of a smazzata; the ruleset does not change the Briscola deal."""
+    return (deal_event(seating, dealer, number, seed),)
+
+
+def to_move(state: BriscolaState) -> int | None:
+    return state.turn
+
+
 class BriscolaEngine:
-    """The GameEngine of Briscola (domain/game.py)."""
+    """The GameEngine of Briscola (domain/game.py): the module's functions under its names."""
 
     name = "briscola"
-
-    def deal(self, ruleset: BriscolaRules, seating: Seating, dealer: int, number: int,
-             seed: Seed) -> tuple[PlayEvent, ...]:
-        return (deal_event(seating, dealer, number, seed),)
-
-    def initial(self, ruleset: BriscolaRules, seating: Seating) -> BriscolaState:
-        return initial_state(ruleset, seating)
-
-    def decide(self, state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
-        return decide(state, command)
-
-    def evolve(self, state: BriscolaState, event: PlayEvent) -> BriscolaState:
-        return evolve(state, event)
-
-    def is_finished(self, state: BriscolaState) -> bool:
-        return is_over(state)
-
-    def to_move(self, state: BriscolaState) -> int | None:
-        return state.turn
+    deal = staticmethod(deal)
+    initial = staticmethod(initial_state)
+    decide = staticmethod(decide)
+    evolve = staticmethod(evolve)
+    is_finished = staticmethod(is_over)
+    to_move = staticmethod(to_move)
 
 
 ENGINE = BriscolaEngine()

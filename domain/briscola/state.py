@@ -153,12 +153,17 @@ def _close_trick(state: BriscolaState, seat: int, rest: tuple[Card, ...],
     setup, hands_before, stock, _, leader, _, (p0, p1), (t0, t1), _ = state
     # Cards are ints (their deck index): they index the tables directly.
     keys = setup.keys[SUIT_NUMBER[table[0]]]
-    best = best_key = -2
-    points = 0
-    for position, card in enumerate(table):
-        points += POINTS[card]
-        if keys[card] > best_key:
-            best, best_key = position, keys[card]
+    if len(table) == 2:  # head to head, the common case: no loop
+        first, second = table
+        best = 1 if keys[second] > keys[first] else 0
+        points = POINTS[first] + POINTS[second]
+    else:
+        best = best_key = -2
+        points = 0
+        for position, card in enumerate(table):
+            points += POINTS[card]
+            if keys[card] > best_key:
+                best, best_key = position, keys[card]
     winner = setup.rounds[leader][best]
     hands = list(hands_before)
     hands[seat] = rest

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from domain.cards import MATTA, Card, Rank
 from domain.cirulla.ruleset import Ruleset
@@ -58,42 +57,54 @@ def player_accusi(hand: tuple[Card, ...], ruleset: Ruleset) -> tuple[AccusoOptio
     """The accusi a hand of three cards allows: a cirulla, a decino, or both to choose from."""
     if len(hand) != 3:
         return ()
+    a, b, c = hand
+    # A Card is its deck index: index % 10 + 1 is the value. Most hands have neither a sum
+    # that can reach 9 (the matta counted as an ace) nor a pair, and need no further look.
+    ra, rb, rc = a % 10, b % 10, c % 10
+    lowest = ra + rb + rc + 3 - (6 if MATTA in hand else 0)
+    if lowest > 9 and ra != rb and rb != rc and ra != rc:
+        return ()
     return _accusi_of(hand, ruleset.decino_tre_assi)
 
 
-@lru_cache(maxsize=1 << 14)
 def _accusi_of(hand: tuple[Card, ...], decino_tre_assi: int) -> tuple[AccusoOption, ...]:
-    found = []
     cirulla = _cirulla(hand)
-    if cirulla is not None:
-        found.append(cirulla)
     decino = _decino(hand, decino_tre_assi)
-    if decino is not None:
-        found.append(decino)
-    return tuple(found)
+    if cirulla is None:
+        return () if decino is None else (decino,)
+    return (cirulla,) if decino is None else (cirulla, decino)
+
+
+_CIRULLA = AccusoOption(CIRULLA, 3, None)
+_CIRULLA_MATTA_ASSO = AccusoOption(CIRULLA, 3, 1)
 
 
 def _cirulla(hand: tuple[Card, ...]) -> AccusoOption | None:
     if MATTA in hand:
         # The matta is an ace in any cirulla; it makes one whenever the other two sum to <= 8.
-        rest = sum(c.value for c in hand if c is not MATTA)
-        return AccusoOption(CIRULLA, 3, 1) if rest + 1 <= 9 else None
-    return AccusoOption(CIRULLA, 3, None) if sum(c.value for c in hand) <= 9 else None
+        rest = sum([c.value for c in hand if c is not MATTA])
+        return _CIRULLA_MATTA_ASSO if rest + 1 <= 9 else None
+    return _CIRULLA if sum([c.value for c in hand]) <= 9 else None
 
 
 def _decino(hand: tuple[Card, ...], decino_tre_assi: int) -> AccusoOption | None:
-    others = [c for c in hand if c is not MATTA]
-    ranks = {c.rank for c in others}
-    if len(ranks) != 1:
+    values = [c.value for c in hand if c is not MATTA]
+    if min(values) != max(values):
         return None
-    rank = next(iter(ranks))
-    points = decino_tre_assi if rank is Rank.ASSO else 10
-    if len(others) == 3:
+    value = values[0]
+    points = decino_tre_assi if value == Rank.ASSO else 10
+    if len(values) == 3:
         return AccusoOption(DECINO, points, None)
     # Two equal cards and the matta: its one value that makes three of a kind.
-    return AccusoOption(DECINO, points, int(rank))
+    return AccusoOption(DECINO, points, value)
 
 
 def best_accuso(options: tuple[AccusoOption, ...]) -> AccusoOption | None:
     """What the automatic accuso declares: the option worth most (C17)."""
-    return max(options, key=lambda o: o.points, default=None)
+    if len(options) < 2:
+        return options[0] if options else None
+    return max(options, key=_points)
+
+
+def _points(option: AccusoOption) -> int:
+    return option.points

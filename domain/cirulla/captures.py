@@ -24,7 +24,7 @@ from operator import itemgetter
 
 from domain.cards import MATTA, Card
 from domain.cirulla.ruleset import AssoSuAsso, PresaObbligata, Ruleset
-from domain.cirulla.state import CirullaState, Play, empty_state
+from domain.cirulla.state import CirullaState, Play, empty_state, table_order
 from domain.seating import Seating
 
 _MAX_SUM = 14   # the largest sum a capture can need: 15 with an ace
@@ -44,12 +44,10 @@ def subsets_by_sum(values: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...]
 
 @lru_cache(maxsize=1 << 16)
 def capture_index(values: tuple[int, ...],
-                  ace_free: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each played value 0..10, the index tuples of the table cards it can take.
-
-    `ace_free` is AssoSuAsso.LIBERO (a bool: the cache key hashes it at C speed).
-    """
+                  asso_su_asso: AssoSuAsso) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each played value 0..10, the index tuples of the table cards it can take."""
     buckets = subsets_by_sum(values)
+    ace_free = asso_su_asso is AssoSuAsso.LIBERO
     by_value: list[tuple[tuple[int, ...], ...]] = [(), _ace_index(values, buckets, ace_free)]
     by_value += [buckets[v] + buckets[15 - v] for v in range(2, 11)]
     return tuple(by_value)
@@ -69,10 +67,11 @@ Getter = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 
 
 @lru_cache(maxsize=1 << 16)
-def capture_getters(values: tuple[int, ...], ace_free: bool) -> tuple[tuple[Getter, ...], ...]:
+def capture_getters(values: tuple[int, ...],
+                    asso_su_asso: AssoSuAsso) -> tuple[tuple[Getter, ...], ...]:
     """capture_index as functions that cut each capture out of the table in one C call."""
     return tuple(tuple(_getter(idx) for idx in per_value)
-                 for per_value in capture_index(values, ace_free))
+                 for per_value in capture_index(values, asso_su_asso))
 
 
 def _getter(idx: tuple[int, ...]) -> Getter:
@@ -85,22 +84,27 @@ def _getter(idx: tuple[int, ...]) -> Getter:
 def captures_of(value: int, table: tuple[Card, ...], table_values: tuple[int, ...],
                 asso_su_asso: AssoSuAsso) -> list[tuple[Card, ...]]:
     """Every capture a card of `value` can make on this table (deck-ordered, possibly none)."""
-    getters = capture_getters(table_values, asso_su_asso is AssoSuAsso.LIBERO)[value]
+    getters = capture_getters(table_values, asso_su_asso)[value]
     return [get(table) for get in getters]
 
 
 def legal_plays(state: CirullaState) -> list[Play]:
     """Every distinct legal (card, capture) of the seat to move, and nothing else."""
-    if state.finished or not state.dealt:
+    (ruleset, _, _, _, hands, table, values, _, _, _, _, seat, _, matta_value, _, _, _,
+     dealt, finished) = state
+    if finished or not dealt:
         return []
-    return plays_for_hand(state.hands[state.to_move], state)
+    return _plays(hands[seat], table, values, matta_value, ruleset)
 
 
 def plays_for_hand(hand: tuple[Card, ...], state: CirullaState) -> list[Play]:
-    ruleset = state.ruleset
-    table = state.table
-    index = capture_getters(state.table_values, ruleset.asso_su_asso is AssoSuAsso.LIBERO)
-    matta_value = state.matta_value
+    """The plays `hand` would have in this position (any seat's hand: the arbiter's question)."""
+    return _plays(hand, state.table, state.table_values, state.matta_value, state.ruleset)
+
+
+def _plays(hand: tuple[Card, ...], table: tuple[Card, ...], values: tuple[int, ...],
+           matta_value: int | None, ruleset: Ruleset) -> list[Play]:
+    index = capture_getters(values, ruleset.asso_su_asso)
     plays: list[Play] = []
     append = plays.append
     capturing = False
@@ -123,14 +127,14 @@ _new_play = tuple.__new__   # Play(card, capture) without the NamedTuple's Pytho
 def legal_plays_on(table: tuple[Card, ...], hand: tuple[Card, ...], ruleset: Ruleset,
                    matta_value: int | None = None) -> list[Play]:
     """The arbiter's check on a bare position: a table, a hand and the matta's value."""
-    ordered = tuple(sorted(table))
     base = empty_state(ruleset, Seating(2, ruleset.direction))
-    state = _with_position(base, ordered, matta_value)
+    state = _with_position(base, table, matta_value)
     return plays_for_hand(hand, state)
 
 
 def _with_position(base: CirullaState, table: tuple[Card, ...],
                    matta_value: int | None) -> CirullaState:
     probe = base._replace(matta_value=matta_value)
+    table = table_order(table, probe.value_of)
     values = tuple(probe.value_of(c) for c in table)
     return probe._replace(table=table, table_values=values, dealt=True)

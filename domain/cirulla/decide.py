@@ -76,7 +76,7 @@ def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
     matta_value = state.matta_value if play.card is MATTA else None
     events.append(CardPlayed(seat=command.seat, card=play.card, capture=play.capture,
                              matta_value=matta_value, scopa=scopa))
-    after = apply_play(state, play.card, play.capture, scopa)
+    after = apply_play(state, play.card, play.capture)
     follow = follow_up(after)
     if follow is not None:
         events.append(follow)
@@ -94,8 +94,8 @@ def _checked_play(state: CirullaState, command: PlayCard) -> Play:
     wanted = tuple(sorted(command.capture))
     legal = [p for p in legal_plays(state) if p.card is command.card]
     for play in legal:
-        if play.capture == wanted:
-            return play
+        if play.taken == wanted:
+            return Play(play.card, wanted)
     if not wanted:
         rule = "C16 presa obbligata"
     else:

@@ -22,7 +22,13 @@ from domain.cirulla.captures import captures_of
 from domain.cirulla.dealing import distribute, next_hands, redeal_reason
 from domain.cirulla.ruleset import MattaDurata, Ruleset
 from domain.cirulla.scoring import Breakdown, score
-from domain.cirulla.state import AccusoRecord, CirullaState, Play, empty_state
+from domain.cirulla.state import (
+    PLAYS_PER_SMAZZATA,
+    AccusoRecord,
+    CirullaState,
+    Play,
+    table_order,
+)
 from domain.events import (
     AccusoDeclared,
     CardPlayed,
@@ -32,10 +38,11 @@ from domain.events import (
     SmazzataDealt,
     SmazzataEnded,
 )
-from domain.seating import Direction, Seating
+from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 
 _FOREVER = 1 << 30
+_LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 
 
 def deal_events(ruleset: Ruleset, seating: Seating, dealer: int, number: int,
@@ -78,14 +85,13 @@ def auto_accuso(state: CirullaState, seat: int) -> AccusoDeclared | None:
 
 def evolve(state: CirullaState, event: PlayEvent) -> CirullaState:
     if isinstance(event, CardPlayed):
-        return apply_play(state, event.card, event.capture, event.scopa)
+        return apply_play(state, event.card, event.capture)
     if isinstance(event, SmazzataDealt):
         return _dealt(state, event)
     if isinstance(event, AccusoDeclared):
         return _accuso(state, event)
     if isinstance(event, HandDealt):
-        return state._replace(hands=event.hands, stock=state.stock[sum(map(len, event.hands)):],
-                       declared=(False,) * state.players)
+        return _hand_dealt(state, event)
     if isinstance(event, DealAnnulled):
         return state._replace(dealt=False)
     if isinstance(event, SmazzataEnded):
@@ -94,22 +100,51 @@ def evolve(state: CirullaState, event: PlayEvent) -> CirullaState:
 
 
 def _dealt(state: CirullaState, event: SmazzataDealt) -> CirullaState:
-    fresh = empty_state(state.ruleset, state.seating, event.dealer, event.number)
-    table = tuple(sorted(event.table))
-    return fresh._replace(hands=event.hands, table=table,
-                   table_values=tuple(c.value for c in table), stock=event.stock, dealt=True)
+    seating = state.seating
+    # The matta is dealt as a plain 7, so every table value is the card's own.
+    table = table_order(event.table, _own_value)
+    return _new_state(CirullaState, (
+        state.ruleset, seating, event.number, event.dealer, event.hands, table,
+        tuple([c.value for c in table]), event.stock, ((), ()), (0, 0), (),
+        seating.first_after_dealer(event.dealer), 0, None, -1,
+        (False,) * seating.players, None, True, False))
+
+
+def _hand_dealt(state: CirullaState, event: HandDealt) -> CirullaState:
+    fields = list(state)
+    fields[_HANDS] = event.hands
+    fields[_STOCK] = state.stock[sum(map(len, event.hands)):]
+    fields[_DECLARED] = (False,) * len(event.hands)
+    return _new_state(CirullaState, fields)
+
+
+_HANDS = CirullaState._fields.index("hands")
+_STOCK = CirullaState._fields.index("stock")
+_DECLARED = CirullaState._fields.index("declared")
 
 
 def _accuso(state: CirullaState, event: AccusoDeclared) -> CirullaState:
     record = AccusoRecord(event.seat, event.kind, event.cards, event.points, event.matta_value)
+    fields = list(state)
+    fields[_ACCUSI] = (*state.accusi, record)
     if event.kind in DEALER_KINDS:
         side = state.seating.side_of(event.seat)
-        captured = _add_to_side(state.captured, side, state.table)
-        return state._replace(table=(), table_values=(), captured=captured,
-                       accusi=(*state.accusi, record), last_capture_side=side)
-    declared = tuple(True if s == event.seat else d for s, d in enumerate(state.declared))
-    matta = event.matta_value if MATTA in event.cards else state.matta_value
-    return state._replace(accusi=(*state.accusi, record), declared=declared, matta_value=matta)
+        fields[_CAPTURED] = _add_to_side(state.captured, side, state.table)
+        fields[_TABLE] = fields[_TABLE_VALUES] = ()
+        fields[_LAST_CAPTURE] = side
+    else:
+        declared = list(state.declared)
+        declared[event.seat] = True
+        fields[_DECLARED] = tuple(declared)
+        if MATTA in event.cards:
+            fields[_MATTA] = event.matta_value
+    return _new_state(CirullaState, fields)
+
+
+_FIELD = {name: i for i, name in enumerate(CirullaState._fields)}
+_ACCUSI, _CAPTURED, _TABLE = _FIELD["accusi"], _FIELD["captured"], _FIELD["table"]
+_TABLE_VALUES, _LAST_CAPTURE, _MATTA = (_FIELD["table_values"], _FIELD["last_capture_side"],
+                                        _FIELD["matta_value"])
 
 
 def _ended(state: CirullaState, event: SmazzataEnded) -> CirullaState:
@@ -127,51 +162,56 @@ def _add_to_side(captured: tuple[tuple[Card, ...], tuple[Card, ...]], side: int,
     return (captured[0], captured[1] + cards)
 
 
-def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...],
-               scopa: bool) -> CirullaState:
-    """The state after the seat to move plays `card` taking `capture` (already checked legal)."""
-    seat = state.to_move
-    seating = state.seating
-    players = seating.players
-    hands = state.hands
+def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> CirullaState:
+    """The state after the seat to move plays `card` taking `capture` (already checked legal).
+
+    Whether it is a scopa follows from the position (is_scopa); CardPlayed records it too.
+    The fields are unpacked at once: this runs once per play of every replay and simulation.
+    """
+    (ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
+     seat, plays, matta_value, matta_until, declared, last_capture_side, _, _) = state
     hand = hands[seat]
     at = hand.index(card)
     hands = hands[:seat] + (hand[:at] + hand[at + 1:],) + hands[seat + 1:]
-    matta_value = state.matta_value
-    matta_until = state.matta_until_mano
-    table = state.table
     if capture:
         side = seat & 1
-        kept = list(map(_not, map(capture.__contains__, table)))
-        values = tuple(compress(state.table_values, kept))
-        table = tuple(compress(table, kept))
-        pile = state.captured[side] + capture + (card,)
-        captured = (pile, state.captured[1]) if side == 0 else (state.captured[0], pile)
+        if len(capture) == len(table):
+            if plays != _LAST_PLAY:
+                scope = (scope[0] + 1, scope[1]) if side == 0 else (scope[0], scope[1] + 1)
+            table = values = ()
+        else:
+            kept = list(map(_not, map(capture.__contains__, table)))
+            values = tuple(compress(values, kept))
+            table = tuple(compress(table, kept))
+        pile = captured[side] + capture + (card,)
+        captured = (pile, captured[1]) if side == 0 else (captured[0], pile)
         if matta_value is not None and (card is MATTA or MATTA in capture):
             matta_value = None
-        scope = state.scope
-        if scopa:
-            scope = (scope[0] + 1, scope[1]) if side == 0 else (scope[0], scope[1] + 1)
-        last_capture_side: int | None = side
+        last_capture_side = side
     else:
         value = matta_value if card is MATTA and matta_value else card.value
-        at = bisect_left(table, card)
-        values = state.table_values[:at] + (value,) + state.table_values[at:]
+        at = bisect_left(values, value)
+        while at < len(values) and values[at] == value and table[at] < card:
+            at += 1
+        values = values[:at] + (value,) + values[at:]
         table = table[:at] + (card,) + table[at:]
-        captured, scope, last_capture_side = state.captured, state.scope, state.last_capture_side
         if card is MATTA and matta_value is not None:
-            keep_value = state.ruleset.matta_durata is MattaDurata.SMAZZATA
-            matta_until = _FOREVER if keep_value else state.plays // players
-    plays = state.plays + 1
-    if matta_value is not None and plays // players > matta_until and MATTA in table:
+            keep_value = ruleset.matta_durata is MattaDurata.SMAZZATA
+            matta_until = _FOREVER if keep_value else plays // seating.players
+    plays += 1
+    if matta_value is not None and plays // seating.players > matta_until and MATTA in table:
         # "alla mano successiva torna a valere 7" (C18): the next mano starts with this play.
-        values = tuple(7 if c is MATTA else v for c, v in zip(table, values, strict=True))
         matta_value, matta_until = None, -1
-    step = 1 if seating.direction is Direction.COUNTERCLOCKWISE else -1
+        table = table_order(table, _own_value)
+        values = tuple([c.value for c in table])
     return _new_state(CirullaState, (
-        state.ruleset, seating, state.number, state.dealer, hands, table, values,
-        state.stock, captured, scope, state.accusi, (seat + step) % players, plays,
-        matta_value, matta_until, state.declared, last_capture_side, True, False))
+        ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
+        seating.after[seat], plays, matta_value, matta_until, declared, last_capture_side,
+        True, False))
+
+
+def _own_value(card: Card) -> int:
+    return card.value
 
 
 _new_state = tuple.__new__   # all 19 fields given: skip the NamedTuple's Python-level __new__
@@ -225,6 +265,6 @@ def play_events(state: CirullaState, play: Play) -> tuple[CardPlayed, CirullaSta
     """The CardPlayed event of an already-checked play and the state after it."""
     scopa = is_scopa(state, play.capture)
     matta_value = state.matta_value if play.card is MATTA else None
-    event = CardPlayed(seat=state.to_move, card=play.card, capture=play.capture,
+    event = CardPlayed(seat=state.to_move, card=play.card, capture=play.taken,
                        matta_value=matta_value, scopa=scopa)
-    return event, apply_play(state, play.card, play.capture, scopa)
+    return event, apply_play(state, play.card, play.capture)

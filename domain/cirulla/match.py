@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from domain.cirulla.decide import decide
-from domain.cirulla.engine import deal_events, evolve, smazzata_score
+from domain.cirulla.engine import auto_accuso, deal_events, evolve, smazzata_score
 from domain.cirulla.ruleset import Ruleset
 from domain.cirulla.scoring import Breakdown
 from domain.cirulla.state import CirullaState, Play, empty_state
 from domain.events import PlayEvent
-from domain.game import PlayCard
+from domain.game import DeclareAccuso, PlayCard
 from domain.match_format import MatchFormat, MatchStatus, SmazzataResult, match_status
 from domain.match_seed import first_dealer, smazzata_seed
 from domain.seating import Seating
@@ -48,11 +48,27 @@ def play_smazzata(ruleset: Ruleset, seating: Seating, dealer: int, number: int, 
         events.append(event)
         state = evolve(state, event)
     while not state.finished:
+        declare = _accuso_before_play(state)
+        if declare is not None:
+            for event in decide(state, declare):
+                events.append(event)
+                state = evolve(state, event)
         play = chooser(state)
         for event in decide(state, PlayCard(state.to_move, play.card, play.capture)):
             events.append(event)
             state = evolve(state, event)
     return SmazzataPlayed(number, dealer, seed, tuple(events), state, smazzata_score(state))
+
+
+def _accuso_before_play(state: CirullaState) -> DeclareAccuso | None:
+    """The seat to move declares its best accuso, if it has one, before choosing its play.
+
+    AUTOMATICO: the same event `decide` would put before the play, made first so that the
+    chooser sees the matta's accuso value in `legal_plays`; OBBLIGATORIO: 002's "you have to
+    knock"; FACOLTATIVO: the simulated player always takes the points.
+    """
+    pending = auto_accuso(state, state.to_move)
+    return None if pending is None else DeclareAccuso(state.to_move, pending.kind)
 
 
 @dataclass(frozen=True, slots=True)

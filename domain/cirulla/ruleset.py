@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from domain.seating import Direction
+
+# Option enums are StrEnums: their members hash at C speed, and the engine's caches key on them.
 
 
 class RulesetError(ValueError):
     """An option name or value that the Cirulla ruleset does not have."""
 
 
-class Redeal(Enum):
+class Redeal(StrEnum):
     """C1: when the initial deal goes 'a monte'."""
 
     DUE_ASSI = "due-assi"       # 000: two or more aces among the 4 table cards
@@ -26,35 +28,35 @@ class Redeal(Enum):
     MAI = "mai"                 # 002: never
 
 
-class DealOrder(Enum):
+class DealOrder(StrEnum):
     """C2: the order of the initial distribution."""
 
     UNO_ALLA_VOLTA = "uno-alla-volta"   # 000: 3 each one at a time, then 4 to the table
     ALTERNATA = "alternata"             # 002: table, one each, three times; then a 4th table card
 
 
-class AssoSuAsso(Enum):
+class AssoSuAsso(StrEnum):
     """C3: an ace played when an ace is on the table."""
 
     PRENDE_ASSO = "prende-asso"   # 000: it takes the ace, nothing else
     LIBERO = "libero"             # 002: it takes that ace, or makes 15 with table cards
 
 
-class Primiera(Enum):
+class Primiera(StrEnum):
     """C5: how primiera is won."""
 
     SOMMA = "somma"         # 000: best card per suit, sum of primiera values, all 4 suits needed
     CONTEGGIO = "conteggio"  # 002: most sevens, then most sixes, then most aces
 
 
-class MattaDurata(Enum):
+class MattaDurata(StrEnum):
     """C6: how long the matta keeps the value it took for an accuso."""
 
     MANO = "mano"           # 000: dropped on the table, back to 7 at the next mano
     SMAZZATA = "smazzata"   # 002: it keeps the value for the rest of the smazzata
 
 
-class Accuso(Enum):
+class Accuso(StrEnum):
     """C8: who declares a player's cirulla or decino."""
 
     AUTOMATICO = "automatico"      # 000 default: the system declares it for the player
@@ -62,7 +64,7 @@ class Accuso(Enum):
     OBBLIGATORIO = "obbligatorio"  # 002: the player must declare it before playing
 
 
-class PresaObbligata(Enum):
+class PresaObbligata(StrEnum):
     """C16: what 'costretto a prendere' forbids."""
 
     CARTA = "carta"   # 000: a card that can capture cannot be discarded

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.cards import DECK, SETTEBELLO, SUITS, Card, Rank, Suit
+from domain.cards import DECK, SETTEBELLO, Card, Rank
 from domain.cirulla.ruleset import Primiera, Ruleset
 
 CATEGORIES = ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
@@ -23,7 +23,12 @@ PRIMIERA_VALUE = {Rank.SETTE: 21, Rank.SEI: 18, Rank.ASSO: 16, Rank.CINQUE: 15,
                   Rank.QUATTRO: 14, Rank.TRE: 13, Rank.DUE: 12, Rank.FANTE: 10,
                   Rank.CAVALLO: 10, Rank.RE: 10}
 _PRIMIERA_BY_INDEX = tuple(PRIMIERA_VALUE[c.rank] for c in DECK)
+# Per suit, the primiera value of each card of that suit and 0 for the others, by deck index.
+_PRIMIERA_OF_SUIT = tuple(tuple(v if i // 10 == s else 0 for i, v in enumerate(_PRIMIERA_BY_INDEX))
+                          for s in range(4))
 GRANDE = (DECK[7], DECK[8], DECK[9])
+_GRANDE = frozenset(GRANDE)
+_FIRST_COPPE = 10   # deck indices below 10 are the denari
 PICCOLA_SEQUENCE = tuple(DECK[0:7])   # asso .. 7 di denari
 
 
@@ -47,14 +52,10 @@ class Breakdown:
 
 def primiera_sum(cards: Sequence[Card]) -> int | None:
     """The best card of each suit by primiera value, summed; None without all four suits."""
-    best = {suit: 0 for suit in SUITS}
-    for c in cards:
-        value = _PRIMIERA_BY_INDEX[c.index]
-        if value > best[c.suit]:
-            best[c.suit] = value
-    if 0 in best.values():
+    best = [max(map(of_suit.__getitem__, cards), default=0) for of_suit in _PRIMIERA_OF_SUIT]
+    if 0 in best:
         return None
-    return sum(best.values())
+    return sum(best)
 
 
 def _primiera_count_key(cards: Sequence[Card]) -> tuple[int, int, int]:
@@ -102,9 +103,9 @@ def _majority(a: int, b: int, threshold: int) -> int | None:
 
 def score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
           accusi: tuple[int, int], ruleset: Ruleset) -> Breakdown:
-    denari = tuple(sum(1 for c in p if c.suit is Suit.DENARI) for p in piles)
+    denari = tuple(sum(map(_FIRST_COPPE.__gt__, p)) for p in piles)
     settebello = 0 if SETTEBELLO in piles[0] else (1 if SETTEBELLO in piles[1] else None)
-    grande = tuple(5 if all(g in p for g in GRANDE) else 0 for p in piles)
+    grande = tuple(5 if _GRANDE.issubset(p) else 0 for p in piles)
     piccola = tuple(piccola_points(p, ruleset.piccola_fino_al) for p in piles)
     rows = (
         ("scope", scope[0], scope[1]),

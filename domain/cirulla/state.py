@@ -1,13 +1,16 @@
 """The frozen state of one Cirulla smazzata, and the value of a card in it.
 
-The table is kept in deck order (it is a set of face-up cards; their arrival order is in the
-events), so every capture comes out already sorted in deck order. `table_values` runs parallel
-to `table` with each card's value for captures: the matta's may differ from 7 (source 000,
-"Il 7 di cuori (coppe)").
+The table is a set of face-up cards (their arrival order is in the events); it is kept sorted by
+value, then deck order, and `table_values` runs parallel to it with each card's value for
+captures (the matta's may differ from 7: source 000, "Il 7 di cuori (coppe)"). Sorted values
+make the table's value pattern a multiset, so the capture lookups of captures.py are cached per
+multiset and nearly always hit. Captures therefore come out in table order; records and output
+list them in deck order (`Play.notation`, CardPlayed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -32,10 +35,15 @@ class Play(NamedTuple):
     def is_discard(self) -> bool:
         return not self.capture
 
+    @property
+    def taken(self) -> tuple[Card, ...]:
+        """The captured cards in deck order, as records and the arbiter's check list them."""
+        return tuple(sorted(self.capture))
+
     def notation(self) -> str:
         if not self.capture:
             return self.card.code
-        return f"{self.card.code} x {' '.join(c.code for c in self.capture)}"
+        return f"{self.card.code} x {' '.join(c.code for c in self.taken)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,11 @@ class CirullaState(NamedTuple):
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         return self.hands[seat]
+
+
+def table_order(table: Iterable[Card], value_of: Callable[[Card], int]) -> tuple[Card, ...]:
+    """Cards in the table's order: by value for captures, then by deck order."""
+    return tuple(sorted(table, key=lambda c: value_of(c) * 64 + c))
 
 
 def empty_state(ruleset: Ruleset, seating: Seating, dealer: int = 0,

@@ -38,7 +38,7 @@ from domain.record.events import (
 )
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
-from domain.shuffle import Seed, SeedError
+from domain.shuffle import Seed, SeedError, check_commitment
 
 Recorded = tuple[MatchEvent, datetime]
 
@@ -75,7 +75,7 @@ def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit
     index = 0
     try:
         while index < len(stream):
-            state, index = _step(state, stream, index)
+            state, index = _guarded_step(state, stream, index)
     except _Stop as stop:
         findings = (stop.finding,) if stop.finding else ()
         return Audit(findings, state, stop.pending)
@@ -88,6 +88,17 @@ def _in_progress(state: MatchState) -> str | None:
     if state.phase is Phase.NEW:
         return "the match has no events"
     return f"in progress: smazzata {state.smazzata}, phase '{state.phase.value}'"
+
+
+def _guarded_step(state: MatchState, stream: Sequence[Recorded],
+                  index: int) -> tuple[MatchState, int]:
+    try:
+        return _step(state, stream, index)
+    except _Stop:
+        raise
+    except (ValueError, TypeError, LookupError, AttributeError) as error:
+        # A recorded event the rules cannot even fold: the record is wrong at this event.
+        raise _Stop(Finding(index + 1, "replay", f"{type(error).__name__}: {error}")) from None
 
 
 def _step(state: MatchState, stream: Sequence[Recorded], index: int) -> tuple[MatchState, int]:
@@ -177,12 +188,24 @@ def _reveal_after(stream: Sequence[Recorded], index: int) -> Seed | None:
     return _seed(following, index + 2) if isinstance(following, SeedRevealed) else None
 
 
+def _committed(state: MatchState, seed: Seed, version: int) -> Seed:
+    """The deal is checked with the seed only if that seed is the one committed to."""
+    try:
+        check_commitment(seed, state.commitment or "")
+    except SeedError:
+        raise _Stop(Finding(version, "seed-commitment", f"the seed revealed for smazzata "
+                                                        f"{state.smazzata} does not match the "
+                                                        "commitment recorded before its deal")
+                    ) from None
+    return seed
+
+
 def _seed_of_smazzata(state: MatchState, stream: Sequence[Recorded], index: int) -> Seed:
     """The seed revealed later for the smazzata being dealt: a deal is checked only with it."""
     for later in range(index + 1, len(stream)):
         event = stream[later][0]
         if isinstance(event, SeedRevealed) and event.smazzata == state.smazzata:
-            return _seed(event, later + 1)
+            return _committed(state, _seed(event, later + 1), later + 1)
         if isinstance(event, SeedCommitted | MatchEnded):
             raise _Stop(Finding(later + 1, "seed-reveal", f"smazzata {state.smazzata} is over "
                                                           "but its seed was never revealed"))

@@ -170,11 +170,11 @@ def _reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
                                            "only once the smazzata is over")
     seed = _check_seed(state, command.seed)
     revealed = SeedRevealed(smazzata=state.smazzata, seed=seed.hex)
-    standing = state.rules.standing(_format(state), state.counted, state.adjustment)
+    standing = state.rules.standing(_format(state), state.counted(), state.adjustment)
     if not standing.over:
         return (revealed,)
     return (revealed, MatchEnded(scores=standing.scores, winner=standing.winner,
-                                 reason=standing.reason, smazzate=state.smazzata))
+                                 reason=standing.reason, smazzate=len(state.ended)))
 
 
 def _format(state: MatchState) -> dict[str, str]:
@@ -189,12 +189,12 @@ def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed,
     return (SeedRevealed(smazzata=state.smazzata, seed=_check_seed(state, seed).hex),)
 
 
-def _forfeit(state: MatchState, seat: int) -> tuple[tuple[int, int], MatchEnded]:
+def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int], MatchEnded]:
     assert state.seating is not None
     game = state.game if state.phase is Phase.PLAY else None
-    awarded, standing = state.rules.forfeit(_format(state), state.counted, game,
+    awarded, standing = state.rules.forfeit(_format(state), state.counted(), game,
                                             state.seating.side_of(seat), state.adjustment)
-    ended = MatchEnded(scores=standing.scores, winner=standing.winner, reason=standing.reason,
+    ended = MatchEnded(scores=standing.scores, winner=standing.winner, reason=reason,
                        smazzate=len(state.ended))
     return awarded, ended
 
@@ -209,7 +209,7 @@ def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[M
     used = state.bank_used_ms[command.seat]
     limit = _limit_run_out(state, elapsed, used)
     reveal = _pending_reveal(state, command.seed)
-    awarded, ended = _forfeit(state, command.seat)
+    awarded, ended = _forfeit(state, command.seat, "timeout")
     fact = TimeoutRecorded(seat=command.seat, waiting_since=stamp(state.last_at),
                            elapsed_ms=elapsed, bank_used_ms=used, limit=limit, awarded=awarded)
     return (fact, *reveal, ended)
@@ -236,7 +236,7 @@ def _abandon(state: MatchState, command: RecordAbandon, at: datetime) -> tuple[M
                                        f"{', '.join(ABANDON_REASONS)}")
     last_seen, absent = _absence(state, command, at)
     reveal = _pending_reveal(state, command.seed)
-    awarded, ended = _forfeit(state, command.seat)
+    awarded, ended = _forfeit(state, command.seat, "abandon")
     fact = Abandoned(seat=command.seat, reason=command.reason, last_seen=last_seen,
                      absent_ms=absent, awarded=awarded)
     return (fact, *reveal, ended)
@@ -300,7 +300,7 @@ def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
                           smazzate=state.result.smazzate)
     annulled = state.annulled | ({command.smazzata} if command.smazzata is not None
                                  and command.kind == "annul-smazzata" else set())
-    counted = tuple(e for e in state.ended if e.number not in annulled)
+    counted = state.counted(annulled)
     adjustment = (state.adjustment[0] + command.adjustment[0],
                   state.adjustment[1] + command.adjustment[1])
     standing = state.rules.standing(_format(state), counted, adjustment)

@@ -45,12 +45,16 @@ class GameRules(Protocol):
         """ValueError when these match-format options are not a format of this game."""
         ...
 
-    def standing(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
-                 adjustment: tuple[int, int]) -> Standing:
-        """The standing after the counted smazzate `ended` plus the arbiter's adjustments."""
+    def result(self, state: object, ended: SmazzataEnded) -> object:
+        """What the match format needs of a finished smazzata (`state` after `ended`)."""
         ...
 
-    def forfeit(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
+    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+                 adjustment: tuple[int, int]) -> Standing:
+        """The standing after the counted smazzate' `results` plus the arbiter's adjustments."""
+        ...
+
+    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
                 state: object | None, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         """Timeout or abandon by `guilty_side` with the smazzata in progress at `state` (None

@@ -56,6 +56,7 @@ class MatchState:
     commitment: str | None = None
     game: object = None
     ended: tuple[SmazzataEnded, ...] = ()
+    results: tuple[object, ...] = ()     # the game's result of each ended smazzata
     revealed: tuple[tuple[int, str], ...] = ()
     annulled: frozenset[int] = frozenset()
     adjustment: tuple[int, int] = (0, 0)
@@ -75,10 +76,11 @@ class MatchState:
     def engine(self) -> GameEngine[Any, Any]:
         return self.rules.engine
 
-    @property
-    def counted(self) -> tuple[SmazzataEnded, ...]:
-        """The smazzate that count: every ended one the arbiter has not annulled."""
-        return tuple(e for e in self.ended if e.number not in self.annulled)
+    def counted(self, annulled: frozenset[int] | None = None) -> tuple[object, ...]:
+        """Results of the smazzate that count: every ended one not annulled by the arbiter."""
+        skip = self.annulled if annulled is None else annulled
+        return tuple(r for e, r in zip(self.ended, self.results, strict=True)
+                     if e.number not in skip)
 
     def to_move(self) -> int | None:
         if self.phase is not Phase.PLAY:
@@ -119,7 +121,7 @@ def _created(state: MatchState, event: MatchCreated) -> MatchState:
     ruleset = rules.ruleset(event.ruleset)
     seats = len(event.players)
     return replace(state, created=event, ruleset=ruleset,
-                   seating=rules.seating(ruleset, seats), phase=Phase.COMMIT, smazzata=1,
+                   seating=rules.seating(ruleset, seats), phase=Phase.COMMIT, smazzata=0,
                    dealer=event.first_dealer, bank_used_ms=(0,) * seats,
                    last_action=(None,) * seats)
 
@@ -130,9 +132,10 @@ def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
     if state.phase is Phase.DEAL:
         game = engine.initial(state.ruleset, state.seating)
     game = engine.evolve(game, event)
-    phase = Phase.REVEAL if isinstance(event, SmazzataEnded) else Phase.PLAY
-    ended = (*state.ended, event) if isinstance(event, SmazzataEnded) else state.ended
-    folded = replace(state, game=game, phase=phase, ended=ended)
+    if isinstance(event, SmazzataEnded):
+        return replace(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
+                       results=(*state.results, state.rules.result(game, event)))
+    folded = replace(state, game=game, phase=Phase.PLAY)
     if isinstance(event, CardPlayed):
         return _thought(folded, event.seat, state.last_at, at)
     return folded

@@ -6,7 +6,7 @@ is the schedule, so a table of a round holds one match and a match one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from domain.game import RuleViolation
@@ -29,7 +29,8 @@ class ScheduleMatch:
 @dataclass(frozen=True, slots=True)
 class TournamentState:
     created: TournamentCreated | None = None
-    places: MappingProxyType[tuple[int, int], str] = MappingProxyType({})
+    places: MappingProxyType[tuple[int, int], str] = field(
+        default_factory=lambda: MappingProxyType({}))
     version: int = 0
 
     def matches_of_round(self, round_number: int) -> dict[int, str]:

@@ -24,6 +24,7 @@ from psycopg.sql import SQL, Composed, Identifier
 from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 
 APPEND_ONLY = "the event store is append-only"
+_DDL_LOCK = 0x76657262616C65   # "verbale": the advisory lock key of the store's DDL
 
 
 class ChainError(ValueError):
@@ -160,10 +161,17 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
         return [SQL(s).format(**names) for s in statements]  # type: ignore[arg-type]
 
     def create_table(self) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {0}").format(
-                Identifier(self.datastore.schema)))
-        super().create_table()
+        # Processes starting together would deadlock on each other's DDL: one at a time, under
+        # a session advisory lock held on its own connection while the DDL runs on others.
+        with self.datastore.get_connection() as guard:
+            guard.execute("SELECT pg_advisory_lock(%s)", (_DDL_LOCK,))
+            try:
+                with self.datastore.transaction(commit=True) as curs:
+                    curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {0}").format(
+                        Identifier(self.datastore.schema)))
+                super().create_table()
+            finally:
+                guard.execute("SELECT pg_advisory_unlock(%s)", (_DDL_LOCK,))
 
     def insert_events(self, stored_events: Sequence[StoredEvent],
                       **kwargs: Any) -> Sequence[int] | None:

@@ -11,7 +11,7 @@ from domain.briscola.engine import ENGINE, deal_event
 from domain.briscola.state import HAND_SIZE, BriscolaRules, legal_plays, play
 from domain.briscola.values import POINTS, STRENGTH, TOTAL_POINTS, TRICK_ORDER, trick_winner
 from domain.cards import DECK, SUITS, Rank, Suit, card, parse_card
-from domain.events import CardPlayed, CardsDrawn, TrickTaken
+from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, TrickTaken
 from domain.game import PlayCard, RuleViolation
 from domain.seating import Seating
 from domain.shuffle import Seed, shuffled_deck
@@ -201,3 +201,18 @@ def test_punteggio_delle_carte_e_120_in_tutto() -> None:
     for c in DECK:
         assert POINTS[c] == expected.get(c.rank, 0)
     assert sum(POINTS) == TOTAL_POINTS == 120
+
+
+def test_giocata_mano_smazzata_partita() -> None:
+    """"giocata: la carta mostrata scoperta sul tavolo da un giocatore"; "smazzata: la fase di
+    gioco che inizia con la distribuzione delle carte e si conclude con il conteggio dei punti";
+    "Il mazziere è il giocatore da cui il sistema fa partire la distribuzione delle carte.\""""
+    played = random_smazzata(SEED, 2, random.Random(7), dealer=1)
+    first, last = played.events[0], played.events[-1]
+    assert isinstance(first, SmazzataDealt) and first.dealer == 1
+    assert isinstance(last, SmazzataEnded) and last.scores == played.final.points
+    for before, event, after in zip(played.states, played.events[1:], played.states[1:],
+                                    strict=False):
+        if isinstance(event, CardPlayed) and after.table:
+            # The card is on the table, face up, for everybody to see.
+            assert after.table == (*before.table, event.card)

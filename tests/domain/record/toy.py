@@ -110,19 +110,23 @@ class ToyRules:
         if not options.get("target", "").isdigit():
             raise ValueError(f"toy: match format needs a numeric target, got {dict(options)}")
 
-    def standing(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
+    def result(self, state: object, ended: SmazzataEnded) -> object:
+        return ended.scores
+
+    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
                  adjustment: tuple[int, int]) -> Standing:
-        scores = (sum(e.scores[0] for e in ended) + adjustment[0],
-                  sum(e.scores[1] for e in ended) + adjustment[1])
+        points = [r for r in results if isinstance(r, tuple)]
+        scores = (sum(p[0] for p in points) + adjustment[0],
+                  sum(p[1] for p in points) + adjustment[1])
         target = int(match_format["target"])
         over = max(scores) >= target and scores[0] != scores[1]
         winner = (0 if scores[0] > scores[1] else 1) if over else None
         return Standing(scores, over, winner, "target" if over else "")
 
-    def forfeit(self, match_format: Mapping[str, str], ended: Sequence[SmazzataEnded],
+    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
                 state: object | None, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
-        before = self.standing(match_format, ended, adjustment).scores
+        before = self.standing(match_format, results, adjustment).scores
         awarded = (0, 5) if guilty_side == 0 else (5, 0)
         scores = (before[0] + awarded[0], before[1] + awarded[1])
         return awarded, Standing(scores, True, 1 - guilty_side, "forfeit")

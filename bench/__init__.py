@@ -1,0 +1,1 @@
+"""Benchmarks; results and how to run them in docs/benchmarks.md."""

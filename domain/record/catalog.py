@@ -1,0 +1,180 @@
+"""The games the match record knows: Cirulla and Briscola behind the GameRules protocol.
+
+Each adapter only translates: the ruleset to and from the options stored in MatchCreated, the
+match format to and from its options, a finished smazzata into match_format's SmazzataResult,
+and a timeout or abandon into domain/penalty.py's settlement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.briscola import engine as briscola_engine
+from domain.briscola.match import smazzata_result as briscola_result
+from domain.briscola.match import timeout as briscola_timeout
+from domain.briscola.state import BriscolaRules, BriscolaState
+from domain.cirulla import decide as cirulla_decide
+from domain.cirulla.engine import smazzata_score
+from domain.cirulla.forfeit import awarded_points, unawarded_points
+from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
+from domain.cirulla.state import CirullaState
+from domain.events import SmazzataEnded
+from domain.game import GameEngine
+from domain.match_format import (
+    MatchFormat,
+    MatchFormatError,
+    MatchKind,
+    SmazzataResult,
+    match_status,
+)
+from domain.penalty import Forfeit, forfeit
+from domain.record.games import GameRules, Standing
+from domain.seating import Seating
+
+_FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
+          "vinco_subito_ends_smazzata_only")
+
+
+def format_options(fmt: MatchFormat) -> dict[str, str]:
+    """Every field of a match format, as MatchCreated stores it."""
+    options = {"kind": fmt.kind.value, "length": str(fmt.length)}
+    options.update({flag: _yes_no(getattr(fmt, flag)) for flag in _FLAGS})
+    return options
+
+
+def parse_format(game: str, options: Mapping[str, str]) -> MatchFormat:
+    expected = {"kind", "length", *_FLAGS}
+    if set(options) != expected:
+        raise MatchFormatError(f"match format options {sorted(options)}: expected exactly "
+                               f"{sorted(expected)}")
+    try:
+        kind = MatchKind(options["kind"])
+        length = int(options["length"])
+    except ValueError:
+        raise MatchFormatError(f"match format {dict(options)}: bad kind or length") from None
+    flags = {flag: _flag(options[flag], flag) for flag in _FLAGS}
+    return MatchFormat(game, kind, length, **flags)
+
+
+def _yes_no(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _flag(text: str, name: str) -> bool:
+    if text not in ("true", "false"):
+        raise MatchFormatError(f"match format option {name}={text!r}: expected true or false")
+    return text == "true"
+
+
+def _standing(fmt: MatchFormat, results: Sequence[object],
+              adjustment: tuple[int, int]) -> Standing:
+    status = match_status(fmt, [_result(r) for r in results])
+    scores = (status.totals[0] + adjustment[0], status.totals[1] + adjustment[1])
+    winner = status.winner
+    if status.over and adjustment != (0, 0):
+        # An arbiter's adjustment counts like points: the side ahead after it wins.
+        winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
+    return Standing(scores, status.over, winner, status.reason)
+
+
+def _result(value: object) -> SmazzataResult:
+    if not isinstance(value, SmazzataResult):
+        raise TypeError(f"not a smazzata result: {value!r}")
+    return value
+
+
+def _settled(settlement: Forfeit) -> tuple[tuple[int, int], Standing]:
+    awarded = (settlement.awarded, 0) if settlement.winner == 0 else (0, settlement.awarded)
+    return awarded, Standing(settlement.final_totals, True, settlement.winner, "forfeit")
+
+
+class CirullaRules:
+    name = "cirulla"
+
+    @property
+    def engine(self) -> GameEngine[Any, Any]:
+        return cirulla_decide.ENGINE
+
+    def ruleset(self, options: Mapping[str, str]) -> object:
+        return ruleset_from_dict(dict(options))
+
+    def options(self, ruleset: object) -> Mapping[str, str]:
+        assert isinstance(ruleset, Ruleset)
+        return ruleset.options()
+
+    def seating(self, ruleset: object, players: int) -> Seating:
+        assert isinstance(ruleset, Ruleset)
+        return Seating(players, ruleset.direction)
+
+    def check_format(self, options: Mapping[str, str]) -> None:
+        parse_format(self.name, options)
+
+    def result(self, state: object, ended: SmazzataEnded) -> object:
+        assert isinstance(state, CirullaState)
+        breakdown = smazzata_score(state)
+        return SmazzataResult(points=breakdown.totals, last_capture_side=state.last_capture_side,
+                              cappotto_side=breakdown.cappotto_side)
+
+    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+                 adjustment: tuple[int, int]) -> Standing:
+        return _standing(parse_format(self.name, match_format), results, adjustment)
+
+    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
+                state: object | None, guilty_side: int,
+                adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
+        before = self.standing(match_format, results, adjustment).scores
+        unawarded = 0
+        if isinstance(state, CirullaState):
+            made = awarded_points(state)
+            before = (before[0] + made[0], before[1] + made[1])
+            unawarded = unawarded_points(state, guilty_side)
+        return _settled(forfeit(self.name, (max(before[0], 0), max(before[1], 0)),
+                                guilty_side, unawarded))
+
+
+class BriscolaGame:
+    name = "briscola"
+
+    @property
+    def engine(self) -> GameEngine[Any, Any]:
+        return briscola_engine.ENGINE
+
+    def ruleset(self, options: Mapping[str, str]) -> object:
+        if set(options) != {"vinco_subito"}:
+            raise ValueError(f"Briscola ruleset options {sorted(options)}: expected exactly "
+                             "['vinco_subito']")
+        return BriscolaRules(vinco_subito=_flag(options["vinco_subito"], "vinco_subito"))
+
+    def options(self, ruleset: object) -> Mapping[str, str]:
+        assert isinstance(ruleset, BriscolaRules)
+        return {"vinco_subito": _yes_no(ruleset.vinco_subito)}
+
+    def seating(self, ruleset: object, players: int) -> Seating:
+        return Seating(players)
+
+    def check_format(self, options: Mapping[str, str]) -> None:
+        parse_format(self.name, options)
+
+    def result(self, state: object, ended: SmazzataEnded) -> object:
+        assert isinstance(state, BriscolaState)
+        return briscola_result(state)
+
+    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+                 adjustment: tuple[int, int]) -> Standing:
+        return _standing(parse_format(self.name, match_format), results, adjustment)
+
+    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
+                state: object | None, guilty_side: int,
+                adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
+        fmt = parse_format(self.name, match_format)
+        finished = [_result(r) for r in results]
+        if isinstance(state, BriscolaState):
+            return _settled(briscola_timeout(fmt, finished, state, guilty_side))
+        regular = 1 if fmt.kind is MatchKind.POINTS else fmt.length
+        counted = [r.points for r in finished[:regular]]
+        totals = (sum(p[0] for p in counted), sum(p[1] for p in counted))
+        return _settled(forfeit(self.name, totals, guilty_side, 0))
+
+
+CATALOG: dict[str, GameRules] = {"cirulla": CirullaRules(), "briscola": BriscolaGame()}

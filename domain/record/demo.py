@@ -1,0 +1,100 @@
+"""The demo set of `verbale simulate matches`: both games, 2 and 4 players, every match format,
+with some timeouts, abandons and rulings, all following from one seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from domain.briscola.bot import choose_command
+from domain.briscola.state import BriscolaState
+from domain.cirulla.bot import choose
+from domain.cirulla.engine import auto_accuso
+from domain.cirulla.ruleset import STANDARD, TAVERNA, Ruleset
+from domain.cirulla.state import CirullaState
+from domain.game import Command, DeclareAccuso, PlayCard
+from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchFormat
+from domain.match_seed import first_dealer
+from domain.record.catalog import format_options
+from domain.record.commands import CreateMatch
+from domain.record.events import TimeControl
+from domain.record.simulate import Bot, Incidents
+from domain.shuffle import Seed
+
+NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Luca")
+
+
+def cirulla_bot(state: object) -> Command:
+    """Declares its accuso first when it has one (so the matta's value is known), then plays
+    the bot's choice (domain/cirulla/bot.py)."""
+    assert isinstance(state, CirullaState)
+    pending = auto_accuso(state, state.to_move)
+    if pending is not None:
+        return DeclareAccuso(state.to_move, pending.kind)
+    play = choose(state)
+    return PlayCard(state.to_move, play.card, play.capture)
+
+
+def briscola_bot(state: object) -> Command:
+    assert isinstance(state, BriscolaState)
+    return choose_command(state)
+
+
+BOTS: dict[str, Bot] = {"cirulla": cirulla_bot, "briscola": briscola_bot}
+
+
+@dataclass(frozen=True, slots=True)
+class DemoMatch:
+    setup: CreateMatch
+    match_seed: Seed
+    incidents: Incidents
+
+
+def demo_formats() -> list[tuple[str, MatchFormat, Ruleset | None]]:
+    """Every format of both games once, with the tavern ruleset and KO on some."""
+    formats: list[tuple[str, MatchFormat, Ruleset | None]] = []
+    for target in CIRULLA_TARGETS:
+        formats.append(("cirulla", MatchFormat.parse(f"{target}pt", "cirulla",
+                                                     cappotto_ends=target == 51),
+                        TAVERNA if target == 11 else STANDARD))
+    for length in range(1, CIRULLA_MAX_SMAZZATE + 1):
+        formats.append(("cirulla", MatchFormat.parse(f"{length}smazzate", "cirulla",
+                                                     ko=length == 2), STANDARD))
+    formats.append(("briscola", MatchFormat.parse("punti", "briscola"), None))
+    formats.append(("briscola", MatchFormat.parse("punti", "briscola", vinco_subito=True), None))
+    for length in (1, 3, 5):
+        formats.append(("briscola", MatchFormat.parse(f"{length}smazzate", "briscola",
+                                                      ko=length == 3), None))
+    return formats
+
+
+def demo_set(seed: Seed, count: int | None = None) -> list[DemoMatch]:
+    """One match per format and table size (2, then 4 players), or `count` going round them."""
+    kinds = [(g, f, r, p) for g, f, r in demo_formats() for p in (2, 4)]
+    total = len(kinds) if count is None else count
+    return [_demo(seed, index, *kinds[index % len(kinds)]) for index in range(total)]
+
+
+def _demo(seed: Seed, index: int, game: str, fmt: MatchFormat, ruleset: Ruleset | None,
+          players: int) -> DemoMatch:
+    match_seed = Seed(hashlib.sha256(b"verbale/demo-v1\x00" + seed.value
+                                     + index.to_bytes(4, "big")).digest())
+    options = ruleset.options() if ruleset is not None else {
+        "vinco_subito": "true" if fmt.vinco_subito else "false"}
+    names = tuple(NAMES[(index + k) % len(NAMES)] for k in range(players))
+    setup = CreateMatch(game=game, ruleset=options, players=names,
+                        match_format=format_options(fmt),
+                        time_control=TimeControl(per_move=60, bank=1800, abandon_after=300),
+                        first_dealer=first_dealer(match_seed, players))
+    return DemoMatch(setup, match_seed, _incidents(index))
+
+
+def _incidents(index: int) -> Incidents:
+    if index % 7 == 3:
+        return Incidents(timeout_at=5 + index % 11)
+    if index % 7 == 5:
+        return Incidents(abandon_at=9 + index % 13)
+    if index % 4 == 1:
+        return Incidents(ruling_after=4)
+    return Incidents()

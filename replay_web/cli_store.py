@@ -1,0 +1,167 @@
+"""`verbale verify`, `verbale export` and `verbale simulate matches --store`: the event store."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from datetime import UTC, datetime
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import click
+
+from domain.record.catalog import CATALOG
+from domain.record.decide import decide
+from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.match import MatchState
+from domain.record.simulate import Table, next_command, play_locally
+from domain.record.tournament import ScheduleMatch
+from domain.shuffle import Seed, SeedError
+
+from projections.store.app import MatchStore
+from projections.store.config import StoreConfigError
+from projections.store.export import ExportError, export_jsonl
+from projections.store.verify import Verdict, summary, verify_store
+from replay_web.cli import cli, simulate
+
+START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+_DATABASE_HELP = "Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db)."
+
+
+def open_store(database: str | None) -> MatchStore:
+    try:
+        return MatchStore(database)
+    except StoreConfigError as error:
+        raise click.BadParameter(str(error), param_hint="--database") from None
+
+
+def parse_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a match id (a UUID)",
+                                 param_hint="--match") from None
+
+
+@cli.command("verify")
+@click.option("--match", "match_text", default=None, help="Check only this match (its id).")
+@click.option("--database", default=None, help=_DATABASE_HELP)
+def verify(match_text: str | None, database: str | None) -> None:
+    """Re-check every match: chain, head, seeds and deals, every play, and the result."""
+    store = open_store(database)
+    try:
+        verdicts = verify_store(store, parse_id(match_text) if match_text else None)
+    finally:
+        store.close()
+    for verdict in verdicts:
+        for line in render_verdict(verdict):
+            click.echo(line)
+    click.echo(summary(verdicts))
+    if not all(v.ok for v in verdicts):
+        sys.exit(1)
+
+
+def render_verdict(verdict: Verdict) -> list[str]:
+    status = "OK" if verdict.ok else f"FAILED ({len(verdict.problems)} problems)"
+    head = f"{verdict.stream}  {verdict.kind:<14} {verdict.events:>5} events  {status}"
+    lines = [head + (f"  ({verdict.note})" if verdict.note and verdict.ok else "")]
+    lines.extend(f"    match {verdict.stream} {problem}" for problem in verdict.problems)
+    if verdict.note and not verdict.ok:
+        lines.append(f"    {verdict.note}")
+    return lines
+
+
+@cli.command("export")
+@click.option("--match", "match_text", required=True, help="The match id.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
+              show_default=True)
+@click.option("--output", type=click.File("w", encoding="utf-8"), default="-",
+              help="Output file (default: standard output).")
+@click.option("--database", default=None, help=_DATABASE_HELP)
+def export(match_text: str, fmt: str, output: click.utils.LazyFile, database: str | None) -> None:
+    """Write a match's events as JSON lines (docs/events.md)."""
+    store = open_store(database)
+    try:
+        for line in export_jsonl(store, parse_id(match_text)):
+            output.write(line + "\n")
+    except ExportError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        store.close()
+
+
+@simulate.command("matches")
+@click.option("--seed", "seed_text", default="5eed0000000000000000000000000001",
+              show_default=True, help="Seed of the whole demo set, hex, at least 128 bits.")
+@click.option("--count", type=click.IntRange(1, 10_000), default=None,
+              help="How many matches (default: one of each kind in the demo set).")
+@click.option("--store", "into_store", is_flag=True, help="Record them into the event store.")
+@click.option("--database", default=None, help=_DATABASE_HELP)
+def simulate_matches(seed_text: str, count: int | None, into_store: bool,
+                     database: str | None) -> None:
+    """Play a demo set of matches (both games, 2 and 4 players, every format, some timeouts,
+    abandons and rulings); with --store, record them, one transaction per action."""
+    try:
+        seed = Seed.from_hex(seed_text)
+    except SeedError as error:
+        raise click.BadParameter(str(error), param_hint="--seed") from None
+    demos = demo_set(seed, count)
+    if not into_store:
+        for demo in demos:
+            click.echo(_line(None, demo, _play_only(demo)))
+        return
+    store = open_store(database)
+    try:
+        tournaments = _tournaments(store, seed)
+        for index, demo in enumerate(demos):
+            click.echo(_line(*_record(store, demo, tournaments, index)))
+    finally:
+        store.close()
+
+
+def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
+    events, state = 0, None
+    table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
+    for made, _, state in play_locally(CATALOG, demo.setup, table, START):
+        events += len(made)
+    assert state is not None
+    return events, state
+
+
+def _tournaments(store: MatchStore, seed: Seed) -> dict[str, UUID]:
+    ids = {}
+    for game in ("cirulla", "briscola"):
+        stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:{game}")
+        if store.load_tournament(stream).version == 0:
+            store.create_tournament(f"Torneo dimostrativo di {game}", game, START, stream)
+        ids[game] = stream
+    return ids
+
+
+def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, UUID],
+            index: int) -> tuple[UUID, DemoMatch, tuple[int, MatchState]]:
+    stream = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")
+    existing = store.load(stream)
+    if existing.version:
+        return stream, demo, (existing.version, existing.state)
+    tournament = tournaments[demo.setup.game]
+    place = (index // 4 + 1, index % 4 + 1)
+    setup = replace(demo.setup, tournament=str(tournament), round=place[0], table=place[1])
+    store.schedule(tournament, ScheduleMatch(place[0], place[1], str(stream)), START)
+    store.create_match(setup, START, stream)
+    loaded = store.load(stream)
+    table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), START
+    while (step := next_command(loaded.state, table, at)) is not None:
+        command, at, table = step
+        loaded = store.append(loaded, decide(loaded.state, command, at), at)
+    return stream, demo, (loaded.version, loaded.state)
+
+
+def _line(stream: UUID | None, demo: DemoMatch, played: tuple[int, MatchState]) -> str:
+    events, state = played
+    fmt = demo.setup.match_format
+    result = state.result
+    outcome = ("in corso" if result is None else
+               f"{result.scores[0]}-{result.scores[1]} ({result.reason})")
+    where = f"{stream}  " if stream is not None else ""
+    return (f"{where}{demo.setup.game:<8} {len(demo.setup.players)}p {fmt['kind']:<8} "
+            f"{fmt['length']:>2}  {events:>4} events  {outcome}")

@@ -1,0 +1,140 @@
+"""The match record: bot matches of both games re-audit clean, replay rebuilds the live state,
+and what the rules refuse is refused before anything is recorded."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.events import CardPlayed
+from domain.game import RuleViolation
+from domain.record.audit import audit
+from domain.record.catalog import CATALOG
+from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
+from domain.record.decide import decide
+from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.match import MatchState, Phase, evolve, initial
+from domain.record.simulate import Incidents, Table, play_locally
+from domain.shuffle import Seed
+
+START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+DEMOS = demo_set(Seed(b"\x5e" * 16))
+Recorded = list[tuple[object, datetime]]
+
+
+def play(demo: DemoMatch, incidents: Incidents | None = None) -> tuple[Recorded, MatchState]:
+    table = Table(demo.match_seed, BOTS[demo.setup.game], incidents or demo.incidents)
+    stream: Recorded = []
+    state = initial(CATALOG)
+    for events, at, state in play_locally(CATALOG, demo.setup, table, START):
+        stream.extend((event, at) for event in events)
+    return stream, state
+
+
+demos = st.builds(lambda i, b: replace(DEMOS[i], match_seed=Seed(bytes([b]) * 16)),
+                  st.integers(0, len(DEMOS) - 1), st.integers(0, 255))
+incidents = st.one_of(st.just(Incidents()), st.builds(Incidents, timeout_at=st.integers(0, 60)),
+                      st.builds(Incidents, abandon_at=st.integers(0, 60)),
+                      st.builds(Incidents, ruling_after=st.integers(1, 40)))
+
+
+@given(demos, incidents)
+@settings(max_examples=25)
+def test_a_bot_match_audits_clean_and_replay_rebuilds_its_live_state(
+        demo: DemoMatch, trouble: Incidents) -> None:
+    stream, live = play(demo, trouble)
+    report = audit(CATALOG, stream)
+    assert report.findings == () and report.pending is None
+    assert report.state == live
+    replayed = initial(CATALOG)
+    for event, at in stream:
+        replayed = evolve(replayed, event, at)  # type: ignore[arg-type]
+    assert replayed == live
+    assert live.phase is Phase.ENDED and live.result is not None
+
+
+@given(demos, st.data())
+@settings(max_examples=25)
+def test_a_play_changed_in_the_record_is_found_from_that_event_on(demo: DemoMatch,
+                                                              data: st.DataObject) -> None:
+    stream, _ = play(demo, Incidents())
+    plays = [i for i, (e, _) in enumerate(stream) if isinstance(e, CardPlayed)]
+    index = data.draw(st.sampled_from(plays))
+    event, at = stream[index]
+    assert isinstance(event, CardPlayed)
+    other = data.draw(st.sampled_from([e.card for e, _ in stream if isinstance(e, CardPlayed)
+                                       and e.card is not event.card]))
+    stream[index] = (replace(event, card=other), at)
+    report = audit(CATALOG, stream)
+    # Nothing before the change is wrong; a change the rules allow on its own shows where its
+    # consequences disagree with the record (a card played twice, a hand never emptied).
+    assert report.findings and report.findings[0].version >= index + 1
+
+
+def test_a_match_cut_short_is_in_progress_not_wrong() -> None:
+    stream, _ = play(DEMOS[4])
+    report = audit(CATALOG, stream[:40])
+    assert report.findings == ()
+    assert report.pending is not None and "in progress" in report.pending
+
+
+def _at_phase(phase: Phase) -> tuple[MatchState, Table]:
+    demo = DEMOS[0]
+    table = Table(demo.match_seed, BOTS[demo.setup.game], Incidents())
+    for _, _, state in play_locally(CATALOG, demo.setup, table, START):
+        if state.phase is phase:
+            return state, table
+    raise AssertionError(f"never at {phase}")
+
+
+def test_the_seed_is_not_revealed_before_its_smazzata_ends() -> None:
+    """'seed revealed (at the end of the smazzata: never earlier)'."""
+    state, table = _at_phase(Phase.PLAY)
+    from domain.match_seed import smazzata_seed
+    seed = smazzata_seed(table.match_seed, state.smazzata)
+    with pytest.raises(RuleViolation, match=r"\[seed-reveal\]"):
+        decide(state, RevealSeed(seed), state.last_at + timedelta(seconds=1))  # type: ignore[operator]
+
+
+def test_a_second_commitment_for_the_same_deal_is_refused() -> None:
+    state, _ = _at_phase(Phase.DEAL)
+    with pytest.raises(RuleViolation, match=r"\[phase\]"):
+        decide(state, CommitSeed("ab" * 32), state.last_at + timedelta(seconds=1))  # type: ignore[operator]
+
+
+def test_the_record_never_goes_back_in_time() -> None:
+    state, _ = _at_phase(Phase.DEAL)
+    with pytest.raises(RuleViolation, match=r"\[clock\]"):
+        decide(state, CommitSeed("ab" * 32), state.last_at - timedelta(microseconds=1))  # type: ignore[operator]
+
+
+def test_an_abandon_for_absence_needs_the_absence_the_clock_requires() -> None:
+    state, _ = _at_phase(Phase.PLAY)
+    seat = state.to_move()
+    assert seat is not None and state.last_at is not None
+    with pytest.raises(RuleViolation, match=r"\[abandon\]"):
+        decide(state, RecordAbandon(seat, "assenza", last_seen=state.last_at),
+               state.last_at + timedelta(seconds=299))
+
+
+def test_a_ruling_cannot_annul_a_smazzata_that_has_not_ended() -> None:
+    state, _ = _at_phase(Phase.PLAY)
+    with pytest.raises(RuleViolation, match=r"\[ruling\]"):
+        decide(state, RecordRuling("Rossi", "errore", "annul-smazzata", smazzata=state.smazzata),
+               state.last_at + timedelta(seconds=1))  # type: ignore[operator]
+
+
+def test_an_annulled_smazzata_no_longer_counts_in_the_result() -> None:
+    stream, final = play(DEMOS[4], Incidents())
+    assert final.result is not None and len(final.ended) >= 2
+    at = stream[-1][1] + timedelta(minutes=1)
+    events = decide(final, RecordRuling("Rossi", "mazzo difettoso", "annul-smazzata",
+                                        smazzata=0), at)
+    restated = events[-1]
+    without = CATALOG["cirulla"].standing(final.created.match_format,  # type: ignore[union-attr]
+                                          final.results[1:], (0, 0))
+    assert restated.scores == without.scores  # type: ignore[union-attr]

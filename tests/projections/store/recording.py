@@ -1,0 +1,45 @@
+"""Record bot matches into a store, command by command, as a live table does."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from uuid import UUID
+
+from domain.game import PlayCard
+from domain.record.commands import CreateMatch
+from domain.record.decide import decide
+from domain.record.events import TimeControl
+from domain.record.simulate import Incidents, Table, next_command
+from domain.shuffle import Seed
+from projections.store.app import Loaded, MatchStore
+
+START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+
+
+def toy_bot(game: object) -> PlayCard:
+    seat = game.to_move  # type: ignore[attr-defined]
+    return PlayCard(seat=seat, card=game.hands[seat][0])  # type: ignore[attr-defined]
+
+
+def toy_setup(players: int = 2, target: int = 40, bank: int | None = None) -> CreateMatch:
+    names = ("anna", "bruno", "carla", "dario")[:players]
+    return CreateMatch(game="toy", ruleset={}, players=names, match_format={"target": str(target)},
+                       time_control=TimeControl(per_move=60, bank=bank, abandon_after=120))
+
+
+def record_toy_match(store: MatchStore, seed_byte: int, players: int = 2, target: int = 40,
+                     incidents: Incidents = Incidents(), stop_after: int | None = None,
+                     match: UUID | None = None) -> Loaded:
+    """Play and record a toy match; `stop_after` leaves it in progress after that many actions."""
+    at = START
+    stream = store.create_match(toy_setup(players, target), at, match)
+    table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot, incidents)
+    loaded = store.load(stream)
+    actions = 0
+    while (step := next_command(loaded.state, table, at)) is not None:
+        if stop_after is not None and actions >= stop_after:
+            break
+        command, at, table = step
+        loaded = store.append(loaded, decide(loaded.state, command, at), at)
+        actions += 1
+    return loaded

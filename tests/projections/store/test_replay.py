@@ -1,0 +1,56 @@
+"""Replaying the stored events of random matches rebuilds exactly the state the domain reached
+live, on both databases."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.record.catalog import CATALOG
+from domain.record.decide import decide
+from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.simulate import Incidents, Table, next_command
+from domain.shuffle import Seed
+from projections.store.app import Loaded, MatchStore
+from projections.store.verify import verify_stream
+from tests.projections.conftest import Backend
+from tests.projections.store.recording import START
+
+DEMOS = demo_set(Seed(b"\x42" * 16))
+
+
+def record(store: MatchStore, demo: DemoMatch, stop_after: int | None) -> Loaded:
+    stream = store.create_match(demo.setup, START)
+    loaded = store.load(stream)
+    table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), START
+    actions = 0
+    while (step := next_command(loaded.state, table, at)) is not None:
+        if stop_after is not None and actions >= stop_after:
+            break
+        command, at, table = step
+        loaded = store.append(loaded, decide(loaded.state, command, at), at)
+        actions += 1
+    return loaded
+
+
+@given(index=st.integers(0, len(DEMOS) - 1), seed=st.integers(0, 255),
+       trouble=st.sampled_from([Incidents(), Incidents(timeout_at=7), Incidents(abandon_at=11),
+                                Incidents(ruling_after=3)]),
+       stop_after=st.none() | st.integers(0, 80))
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_stored_events_rebuild_the_live_state(backend: Backend, index: int, seed: int,
+                                                  trouble: Incidents,
+                                                  stop_after: int | None) -> None:
+    demo = replace(DEMOS[index], match_seed=Seed(bytes([seed]) * 16), incidents=trouble)
+    store = MatchStore(backend.url, catalog=CATALOG)
+    try:
+        live = record(store, demo, stop_after)
+        rebuilt = store.load(live.stream)
+        assert rebuilt.state == live.state
+        assert (rebuilt.version, rebuilt.head) == (live.version, live.head)
+        assert verify_stream(store, live.stream,
+                             store.chained.select_head(live.stream)).problems == ()
+    finally:
+        store.close()

@@ -1,0 +1,102 @@
+"""1,000 random single tamperings made with plain SQL: verify reports every one, naming the
+match and the event; on the untampered store it reports nothing.
+
+One real store is built per database; each tampering is made, verified and put back (rows and
+head restored exactly), so the 1,000 cases cost one store.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from uuid import UUID
+
+import pytest
+
+from domain.record.catalog import CATALOG
+from domain.record.demo import demo_set
+from domain.record.simulate import Incidents
+from domain.shuffle import Seed
+from projections.store.app import MatchStore
+from projections.store.verify import verify_store
+from tests.domain.record.toy import TOY_CATALOG
+from tests.projections.conftest import Backend
+from tests.projections.store.recording import record_toy_match
+from tests.projections.store.tampering import TAMPERINGS, Tamperer
+from tests.projections.store.test_replay import record
+
+GAMES = {**CATALOG, **TOY_CATALOG}
+SHORT = [d for d in demo_set(Seed(b"\x7a" * 16)) if d.setup.match_format["length"] == "1"
+         and len(d.setup.players) == 2 and not d.incidents.abandon_at]
+
+TAMPERINGS_PER_DATABASE = 1000
+
+
+def build(store: MatchStore) -> list[UUID]:
+    """Real matches of both games next to toy ones with every incident, one left in progress."""
+    return [
+        record(store, SHORT[0], None).stream,
+        record(store, SHORT[-1], None).stream,
+        record_toy_match(store, 102, players=4, incidents=Incidents(ruling_after=4)).stream,
+        record_toy_match(store, 103, incidents=Incidents(timeout_at=9)).stream,
+        record_toy_match(store, 104, players=4, incidents=Incidents(abandon_at=14)).stream,
+        record_toy_match(store, 105, stop_after=12).stream,
+    ]
+
+
+@pytest.fixture
+def games_store(backend: Backend) -> MatchStore:
+    app = MatchStore(backend.url, catalog=GAMES)
+    yield app  # type: ignore[misc]
+    app.close()
+
+
+@pytest.mark.slow
+def test_every_single_tampering_is_reported_naming_match_and_event(
+        games_store: MatchStore, backend: Backend) -> None:
+    store = games_store
+    streams = build(store)
+    assert all(v.ok for v in verify_store(store)), "the untampered store must verify"
+    rng = random.Random(20261122)
+    tamperer = Tamperer.open(backend)
+    seen: Counter[str] = Counter()
+    try:
+        for case in range(TAMPERINGS_PER_DATABASE):
+            tampering = TAMPERINGS[case % len(TAMPERINGS)]
+            _one(store, tamperer, rng, tampering, case)
+            seen[tampering.__name__] += 1
+    finally:
+        tamperer.conn.close()
+    assert all(v.ok for v in verify_store(store)), "restoring must give the untampered store"
+    assert len(streams) == 6 and sum(seen.values()) == TAMPERINGS_PER_DATABASE
+
+
+def _one(store: MatchStore, tamperer: Tamperer, rng: random.Random, tampering: object,
+         case: int) -> None:
+    rows = tamperer.rows()
+    streams = sorted({r[1] for r in rows}, key=str)
+    snapshot = {s: ([r for r in rows if r[1] == s], tamperer.head(s)) for s in streams}
+    stream, versions = tampering(tamperer, rng, rows)  # type: ignore[operator]
+    try:
+        failed = [v for v in verify_store(store) if not v.ok]
+        named = {p.version for v in failed for p in v.problems}
+        assert [v.stream for v in failed] == [stream], (case, tampering, failed)
+        assert named & versions, (case, tampering, versions, failed)
+    finally:
+        tamperer.restore(stream, *snapshot[stream])
+
+
+def test_an_untampered_store_reports_no_problem(games_store: MatchStore) -> None:
+    build(games_store)
+    verdicts = verify_store(games_store)
+    assert len(verdicts) == 6
+    assert [v.problems for v in verdicts] == [()] * 6
+
+
+def test_other_stores_are_not_touched(backend: Backend) -> None:
+    """The tamper fixture writes only into its own database or schema."""
+    app = MatchStore(backend.url, catalog=TOY_CATALOG)
+    try:
+        assert verify_store(app) == []
+    finally:
+        app.close()

@@ -1,0 +1,68 @@
+"""`verbale simulate briscola`: the log, the result and the refusals of bad arguments."""
+
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner, Result
+
+import replay_web.cli_briscola  # noqa: F401  (registers the command)
+from replay_web.cli import cli
+
+SEED = "5eed0000000000000000000000000001"
+
+
+def _run(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["simulate", "briscola", *args])
+
+
+def test_a_two_player_match_prints_deal_briscola_tricks_draws_and_result() -> None:
+    result = _run("--seed", SEED, "--players", "2", "--format", "3smazzate")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "== Smazzata 1: mazziere posto" in out
+    assert re.search(r"briscola: \w{2} \((denari|coppe|bastoni|spade)\)", out)
+    assert re.search(r"mano 20: \d:\w{2} \d:\w{2} -> presa posto \d \(\+\d+; \d+-\d+\)", out)
+    assert "pesca: " in out
+    assert re.search(r"fine smazzata 1: punti \d+-\d+, prese \d+-\d+, carte \d+-\d+", out)
+    assert re.search(r"Partita (vinta dal lato [01]|finita in parità)", out)
+    assert out == _run("--seed", SEED, "--players", "2", "--format", "3smazzate").output
+
+
+def test_four_players_play_ten_tricks_in_pairs() -> None:
+    result = _run("--seed", SEED, "--players", "4", "--format", "punti", "--ko")
+    assert result.exit_code == 0, result.output
+    assert "lato 0: posti 0 e 2" in result.output
+    assert "mano 10:" in result.output and "mano 11:" not in result.output
+
+
+def test_vinco_subito_is_shown_in_the_result() -> None:
+    result = _run("--seed", SEED, "--format", "punti", "--vinco-subito")
+    assert result.exit_code == 0, result.output
+    assert "vinco subito" in result.output
+
+
+def test_carte_francesi_quadri_cuori_fiori_picche() -> None:
+    """004: "E' anche possibile selezionare le carte francesi ..."; "denari = quadri ♦, coppe =
+    cuori ♥, bastoni = fiori ♣, spade = picche ♠"."""
+    result = _run("--seed", SEED, "--style", "french")
+    assert result.exit_code == 0, result.output
+    briscola = re.search(r"briscola: (\w+)([♦♥♣♠]) \(([♦♥♣♠]) (\w+)\)", result.output)
+    assert briscola is not None
+    names = {"♦": "quadri", "♥": "cuori", "♣": "fiori", "♠": "picche"}
+    assert briscola[2] == briscola[3] and names[briscola[2]] == briscola[4]
+    assert not re.search(r"\d:\w[dcbs]\b", result.output)
+
+
+def test_bad_seed_format_or_players_exit_2_with_a_clear_message() -> None:
+    """Among them 004's "il numero di smazzate deve sempre essere dispari"."""
+    not_hex = _run("--seed", "xyz")
+    assert not_hex.exit_code == 2 and "not hexadecimal" in not_hex.output
+    short = _run("--seed", "abcd")
+    assert short.exit_code == 2 and "at least 128 bits" in short.output
+    even = _run("--seed", SEED, "--format", "2smazzate")
+    assert even.exit_code == 2 and "--format" in even.output and "odd" in even.output
+    three = _run("--seed", SEED, "--players", "3")
+    assert three.exit_code == 2
+    missing = _run()
+    assert missing.exit_code == 2 and "--seed" in missing.output
