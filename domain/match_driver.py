@@ -9,7 +9,7 @@ the right after each smazzata ("il mazziere gira in senso antiorario", 000 and 0
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -63,14 +63,23 @@ def play_match(engine: GameEngine[S, R], ruleset: R, fmt: MatchFormat, seating: 
                seed: Seed, choose: Callable[[S], Command],
                result_of: Callable[[S], SmazzataResult]) -> PlayedMatch[S]:
     """Smazzate until the match is over (format, KO spareggi and 'vinco subito' included)."""
+    played = tuple(iter_match(engine, ruleset, fmt, seating, seed, choose, result_of))
+    return PlayedMatch(fmt, seating, seed, played, match_status(fmt, [p.result for p in played]))
+
+
+def iter_match(engine: GameEngine[S, R], ruleset: R, fmt: MatchFormat, seating: Seating,
+               seed: Seed, choose: Callable[[S], Command],
+               result_of: Callable[[S], SmazzataResult]) -> Iterator[PlayedSmazzata[S]]:
+    """The smazzate of a match one by one, as they are played (for live output)."""
     dealer = first_dealer(seed, seating.players)
-    played: list[PlayedSmazzata[S]] = []
+    results: list[SmazzataResult] = []
     status = match_status(fmt, ())
     while not status.over:
-        number = len(played)
+        number = len(results)
         smazzata = smazzata_seed(seed, number)
         events, final = play_smazzata(engine, ruleset, seating, dealer, number, smazzata, choose)
-        played.append(PlayedSmazzata(number, dealer, smazzata, events, final, result_of(final)))
-        status = match_status(fmt, [p.result for p in played])
+        played = PlayedSmazzata(number, dealer, smazzata, events, final, result_of(final))
+        yield played
+        results.append(played.result)
+        status = match_status(fmt, results)
         dealer = seating.next_dealer(dealer)
-    return PlayedMatch(fmt, seating, seed, tuple(played), status)

@@ -9,11 +9,11 @@ from domain.cards import MATTA
 from domain.cirulla.accusi import player_accusi
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.engine import (
+    after_play,
     apply_play,
     auto_accuso,
     deal_events,
     evolve,
-    follow_up,
     is_scopa,
 )
 from domain.cirulla.ruleset import Accuso, Ruleset
@@ -61,26 +61,18 @@ def _declare(state: CirullaState, command: DeclareAccuso) -> AccusoDeclared:
 
 
 def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
-    events: list[PlayEvent] = []
-    if len(state.hands[command.seat]) == 3 and not state.declared[command.seat]:
-        mode = state.ruleset.accuso
+    if len(state.hands[command.seat]) == 3 and state.ruleset.accuso is Accuso.OBBLIGATORIO:
         pending = auto_accuso(state, command.seat)
-        if pending is not None and mode is Accuso.OBBLIGATORIO:
+        if pending is not None:
             raise RuleViolation("C8 accuso obbligatorio", f"seat {command.seat} must declare "
                                 f"the {pending.kind} before playing")
-        if pending is not None and mode is Accuso.AUTOMATICO:
-            events.append(pending)
-            state = evolve(state, pending)
     play = _checked_play(state, command)
     scopa = is_scopa(state, play.capture)
     matta_value = state.matta_value if play.card is MATTA else None
-    events.append(CardPlayed(seat=command.seat, card=play.card, capture=play.capture,
-                             matta_value=matta_value, scopa=scopa))
-    after = apply_play(state, play.card, play.capture)
-    follow = follow_up(after)
-    if follow is not None:
-        events.append(follow)
-    return tuple(events)
+    played = CardPlayed(seat=command.seat, card=play.card, capture=play.capture,
+                        matta_value=matta_value, scopa=scopa)
+    following, _ = after_play(apply_play(state, play.card, play.capture))
+    return (played, *following)
 
 
 def _checked_play(state: CirullaState, command: PlayCard) -> Play:

@@ -20,7 +20,7 @@ from domain.cirulla.accusi import (
 )
 from domain.cirulla.captures import captures_of
 from domain.cirulla.dealing import distribute, next_hands, redeal_reason
-from domain.cirulla.ruleset import MattaDurata, Ruleset
+from domain.cirulla.ruleset import Accuso, MattaDurata, Ruleset
 from domain.cirulla.scoring import Breakdown, score
 from domain.cirulla.state import (
     PLAYS_PER_SMAZZATA,
@@ -64,6 +64,11 @@ def deal_events(ruleset: Ruleset, seating: Seating, dealer: int, number: int,
     option = dealer_accuso(table)
     if option is not None:
         events.append(_accuso_event(dealer, option, table))
+    if ruleset.accuso is Accuso.AUTOMATICO:
+        first = seating.first_after_dealer(dealer)
+        accuso = best_accuso(player_accusi(hands[first], ruleset))
+        if accuso is not None:
+            events.append(_accuso_event(first, accuso, hands[first]))
     return tuple(events)
 
 
@@ -73,7 +78,7 @@ def _accuso_event(seat: int, option: AccusoOption, cards: tuple[Card, ...]) -> A
 
 
 def auto_accuso(state: CirullaState, seat: int) -> AccusoDeclared | None:
-    """The accuso the system declares for `seat` now, if its hand has one and none was made."""
+    """The accuso `seat`'s hand allows now, if it has one and none was made with it."""
     if state.declared[seat]:
         return None
     hand = state.hands[seat]
@@ -228,6 +233,31 @@ def follow_up(state: CirullaState) -> PlayEvent | None:
         hands, _ = next_hands(state.stock, state.seating, state.dealer)
         return HandDealt(hands=hands)
     return end_event(state)
+
+
+def turn_starts(state: CirullaState) -> AccusoDeclared | None:
+    """C8 'automatico': 'il sistema effettua l'accuso automaticamente' for the seat whose turn
+    begins with three cards, so the plays it is offered already count the matta's new value."""
+    if state.ruleset.accuso is not Accuso.AUTOMATICO or state.finished:
+        return None
+    seat = state.to_move
+    if len(state.hands[seat]) != 3:
+        return None
+    return auto_accuso(state, seat)
+
+
+def after_play(state: CirullaState) -> tuple[tuple[PlayEvent, ...], CirullaState]:
+    """Everything that follows a play by itself, and the state after it."""
+    events: list[PlayEvent] = []
+    follow = follow_up(state)
+    if follow is not None:
+        events.append(follow)
+        state = evolve(state, follow)
+    accuso = turn_starts(state)
+    if accuso is not None:
+        events.append(accuso)
+        state = evolve(state, accuso)
+    return tuple(events), state
 
 
 def end_event(state: CirullaState) -> SmazzataEnded:

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from domain.cirulla.decide import decide
-from domain.cirulla.engine import auto_accuso, deal_events, evolve, smazzata_score
+from domain import match_driver as driver
+from domain.cirulla.decide import ENGINE
+from domain.cirulla.engine import auto_accuso, smazzata_score
 from domain.cirulla.ruleset import Ruleset
 from domain.cirulla.scoring import Breakdown
-from domain.cirulla.state import CirullaState, Play, empty_state
+from domain.cirulla.state import CirullaState, Play
 from domain.events import PlayEvent
-from domain.game import DeclareAccuso, PlayCard
+from domain.game import Command, DeclareAccuso, PlayCard
 from domain.match_format import MatchFormat, MatchStatus, SmazzataResult, match_status
-from domain.match_seed import first_dealer, smazzata_seed
 from domain.seating import Seating
 from domain.shuffle import Seed
 
@@ -35,40 +35,33 @@ class SmazzataPlayed:
 
     @property
     def result(self) -> SmazzataResult:
-        return SmazzataResult(points=self.breakdown.totals,
-                              last_capture_side=self.final.last_capture_side,
-                              cappotto_side=self.breakdown.cappotto_side)
+        return smazzata_result(self.final)
+
+
+def smazzata_result(state: CirullaState) -> SmazzataResult:
+    breakdown = smazzata_score(state)
+    return SmazzataResult(points=breakdown.totals, last_capture_side=state.last_capture_side,
+                          cappotto_side=breakdown.cappotto_side)
+
+
+def as_command(chooser: Chooser) -> Callable[[CirullaState], Command]:
+    """The chooser's play as a command; a hand that makes an accuso declares it first (under the
+    automatic accuso the engine has already declared it)."""
+    def command(state: CirullaState) -> Command:
+        seat = state.to_move
+        accuso = None if state.declared[seat] else auto_accuso(state, seat)
+        if accuso is not None:
+            return DeclareAccuso(seat, accuso.kind, accuso.matta_value)
+        play = chooser(state)
+        return PlayCard(seat, play.card, play.taken)
+    return command
 
 
 def play_smazzata(ruleset: Ruleset, seating: Seating, dealer: int, number: int, seed: Seed,
                   chooser: Chooser) -> SmazzataPlayed:
-    state = empty_state(ruleset, seating, dealer, number)
-    events: list[PlayEvent] = []
-    for event in deal_events(ruleset, seating, dealer, number, seed):
-        events.append(event)
-        state = evolve(state, event)
-    while not state.finished:
-        declare = _accuso_before_play(state)
-        if declare is not None:
-            for event in decide(state, declare):
-                events.append(event)
-                state = evolve(state, event)
-        play = chooser(state)
-        for event in decide(state, PlayCard(state.to_move, play.card, play.capture)):
-            events.append(event)
-            state = evolve(state, event)
-    return SmazzataPlayed(number, dealer, seed, tuple(events), state, smazzata_score(state))
-
-
-def _accuso_before_play(state: CirullaState) -> DeclareAccuso | None:
-    """The seat to move declares its best accuso, if it has one, before choosing its play.
-
-    AUTOMATICO: the same event `decide` would put before the play, made first so that the
-    chooser sees the matta's accuso value in `legal_plays`; OBBLIGATORIO: 002's "you have to
-    knock"; FACOLTATIVO: the simulated player always takes the points.
-    """
-    pending = auto_accuso(state, state.to_move)
-    return None if pending is None else DeclareAccuso(state.to_move, pending.kind)
+    events, final = driver.play_smazzata(ENGINE, ruleset, seating, dealer, number, seed,
+                                         as_command(chooser))
+    return SmazzataPlayed(number, dealer, seed, events, final, smazzata_score(final))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,23 +73,15 @@ class MatchPlayed:
 
 
 def play_match(ruleset: Ruleset, seating: Seating, fmt: MatchFormat, match_seed: Seed,
-               chooser: Chooser, max_smazzate: int = 200) -> MatchPlayed:
-    played = list(iter_match(ruleset, seating, fmt, match_seed, chooser, max_smazzate))
-    status = match_status(fmt, [s.result for s in played])
-    return MatchPlayed(seating, fmt, tuple(played), status)
+               chooser: Chooser) -> MatchPlayed:
+    played = tuple(iter_match(ruleset, seating, fmt, match_seed, chooser))
+    return MatchPlayed(seating, fmt, played, match_status(fmt, [s.result for s in played]))
 
 
 def iter_match(ruleset: Ruleset, seating: Seating, fmt: MatchFormat, match_seed: Seed,
-               chooser: Chooser, max_smazzate: int = 200) -> Iterator[SmazzataPlayed]:
-    """Smazzate until the format says the match is over, the dealer turning counterclockwise."""
-    dealer = first_dealer(match_seed, seating.players)
-    results: list[SmazzataResult] = []
-    for number in range(max_smazzate):
-        played = play_smazzata(ruleset, seating, dealer, number,
-                               smazzata_seed(match_seed, number), chooser)
-        yield played
-        results.append(played.result)
-        if match_status(fmt, results).over:
-            return
-        dealer = seating.next_dealer(dealer)
-    raise RuntimeError(f"no result after {max_smazzate} smazzate")
+               chooser: Chooser) -> Iterator[SmazzataPlayed]:
+    """Smazzate until the format says the match is over (domain/match_driver.py)."""
+    for p in driver.iter_match(ENGINE, ruleset, fmt, seating, match_seed, as_command(chooser),
+                               smazzata_result):
+        yield SmazzataPlayed(p.number, p.dealer, p.seed, p.events, p.final,
+                             smazzata_score(p.final))

@@ -94,13 +94,13 @@ def initial(catalog: Mapping[str, GameRules]) -> MatchState:
 
 def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
     """The state after `event`, recorded at `at`. Assumes `decide` accepted it."""
-    folded = _fold(state, event, at)
+    if isinstance(event, PLAY_EVENT_TYPES):
+        return _play(state, event, at)
+    folded = _fold(state, event)
     return replace(folded, version=state.version + 1, last_at=at)
 
 
-def _fold(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
-    if isinstance(event, PLAY_EVENT_TYPES):
-        return _play(state, event, at)
+def _fold(state: MatchState, event: MatchEvent) -> MatchState:
     if isinstance(event, MatchCreated):
         return _created(state, event)
     if isinstance(event, SeedCommitted):
@@ -127,26 +127,32 @@ def _created(state: MatchState, event: MatchCreated) -> MatchState:
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
+    """Play events are most of a match: one `replace` each (verify folds every one)."""
     engine = state.engine
     game = state.game
     if state.phase is Phase.DEAL:
         game = engine.initial(state.ruleset, state.seating)
     game = engine.evolve(game, event)
+    version = state.version + 1
     if isinstance(event, SmazzataEnded):
         return replace(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
-                       results=(*state.results, state.rules.result(game, event)))
-    folded = replace(state, game=game, phase=Phase.PLAY)
+                       results=(*state.results, state.rules.result(game, event)),
+                       version=version, last_at=at)
     if isinstance(event, CardPlayed):
-        return _thought(folded, event.seat, state.last_at, at)
-    return folded
+        bank, seen = _thought(state, event.seat, at)
+        return replace(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
+                       bank_used_ms=bank, last_action=seen)
+    return replace(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
 
 
-def _thought(state: MatchState, seat: int, since: datetime | None, at: datetime) -> MatchState:
+def _thought(state: MatchState, seat: int,
+             at: datetime) -> tuple[tuple[int, ...], tuple[datetime | None, ...]]:
     """A play spends the seat's thinking time: from the previous event to this one."""
+    since = state.last_at
     spent = millis(at - since) if since is not None else 0
     bank = tuple(u + spent if s == seat else u for s, u in enumerate(state.bank_used_ms))
     seen = tuple(at if s == seat else t for s, t in enumerate(state.last_action))
-    return replace(state, bank_used_ms=bank, last_action=seen)
+    return bank, seen
 
 
 def _revealed(state: MatchState, event: SeedRevealed) -> MatchState:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping
+from functools import cache, partial
 from typing import Any
 
-from domain.cards import Card, CardParseError, parse_card
+from domain.cards import DECK, Card
 
 JSON = Any
 
@@ -44,64 +44,88 @@ def _encode(value: object) -> JSON:
     raise CodecError(f"cannot store a {type(value).__name__}: {value!r}")
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+Decoder = Callable[[JSON, str], Any]
 
 
 def decode(cls: type[Any], data: JSON, where: str | None = None) -> Any:
     """An instance of the dataclass `cls` from its JSON object."""
-    path = where or cls.__name__
-    if not isinstance(data, dict):
-        raise CodecError(f"{path}: expected an object, got {_show(data)}")
-    names = [f.name for f in dataclasses.fields(cls)]
-    missing = [n for n in names if n not in data]
-    extra = sorted(set(data) - set(names))
-    if missing or extra:
-        raise CodecError(f"{path}: missing fields {missing}, unknown fields {extra}")
-    hints = _hints(cls)
-    values = {n: _decode(hints[n], data[n], f"{path}.{n}") for n in names}
-    try:
-        return cls(**values)
-    except (TypeError, ValueError) as error:
-        raise CodecError(f"{path}: {error}") from None
+    return _decoder(cls)(data, where or cls.__name__)
 
 
-def _decode(hint: Any, value: JSON, path: str) -> Any:
+@cache
+def _decoder(hint: Any) -> Decoder:
+    """A decoding function for `hint`, built once per type (verify decodes every event)."""
     origin = typing.get_origin(hint)
     if origin in (types.UnionType, typing.Union):
-        return _decode_optional(hint, value, path)
+        return _optional_decoder(hint)
     if origin is tuple:
-        return _decode_tuple(typing.get_args(hint), value, path)
+        return _tuple_decoder(typing.get_args(hint))
     if origin is Mapping or origin is dict:
-        return _decode_mapping(value, path)
+        return _decode_mapping
     if hint is Card:
-        return _decode_card(value, path)
+        return _decode_card
     if hint in (int, str, bool):
-        return _decode_scalar(hint, value, path)
+        return partial(_decode_scalar, hint)
     if dataclasses.is_dataclass(hint):
-        return decode(hint, value, path)
-    raise CodecError(f"{path}: no decoding for type {hint!r}")
+        return _dataclass_decoder(hint)  # type: ignore[arg-type]
+    raise CodecError(f"no decoding for type {hint!r}")
 
 
-def _decode_optional(hint: Any, value: JSON, path: str) -> Any:
-    options = [a for a in typing.get_args(hint) if a is not type(None)]
-    if value is None and len(options) < len(typing.get_args(hint)):
-        return None
+def _dataclass_decoder(cls: type[Any]) -> Decoder:
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    fields = [(n, _decoder(hints[n])) for n in names]
+    expected = set(names)
+
+    def run(data: JSON, path: str) -> Any:
+        if not isinstance(data, dict):
+            raise CodecError(f"{path}: expected an object, got {_show(data)}")
+        if data.keys() != expected:
+            missing = [n for n in names if n not in data]
+            extra = sorted(set(data) - expected)
+            raise CodecError(f"{path}: missing fields {missing}, unknown fields {extra}")
+        values = {n: field(data[n], f"{path}.{n}") for n, field in fields}
+        try:
+            return cls(**values)
+        except (TypeError, ValueError) as error:
+            raise CodecError(f"{path}: {error}") from None
+    return run
+
+
+def _optional_decoder(hint: Any) -> Decoder:
+    args = typing.get_args(hint)
+    options = [a for a in args if a is not type(None)]
     if len(options) != 1:
-        raise CodecError(f"{path}: unsupported union {hint!r}")
-    return _decode(options[0], value, path)
+        raise CodecError(f"unsupported union {hint!r}")
+    inner = _decoder(options[0])
+    nullable = len(options) < len(args)
+
+    def run(value: JSON, path: str) -> Any:
+        if value is None and nullable:
+            return None
+        return inner(value, path)
+    return run
 
 
-def _decode_tuple(args: tuple[Any, ...], value: JSON, path: str) -> tuple[Any, ...]:
-    if not isinstance(value, list):
-        raise CodecError(f"{path}: expected a list, got {_show(value)}")
+def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
     if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(_decode(args[0], item, f"{path}[{i}]") for i, item in enumerate(value))
-    if len(value) != len(args):
-        raise CodecError(f"{path}: expected {len(args)} items, got {len(value)}")
-    return tuple(_decode(a, item, f"{path}[{i}]") for i, (a, item) in enumerate(zip(args, value,
-                                                                                   strict=True)))
+        item = _decoder(args[0])
+
+        def run_all(value: JSON, path: str) -> tuple[Any, ...]:
+            if not isinstance(value, list):
+                raise CodecError(f"{path}: expected a list, got {_show(value)}")
+            return tuple([item(v, f"{path}[{i}]") for i, v in enumerate(value)])
+        return run_all
+    items = [_decoder(a) for a in args]
+
+    def run_fixed(value: JSON, path: str) -> tuple[Any, ...]:
+        if not isinstance(value, list):
+            raise CodecError(f"{path}: expected a list, got {_show(value)}")
+        if len(value) != len(items):
+            raise CodecError(f"{path}: expected {len(items)} items, got {len(value)}")
+        return tuple([d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, value,
+                                                                          strict=True))])
+    return run_fixed
 
 
 def _decode_mapping(value: JSON, path: str) -> dict[str, str]:
@@ -110,15 +134,13 @@ def _decode_mapping(value: JSON, path: str) -> dict[str, str]:
     return dict(value)
 
 
+_CARDS_BY_CODE = {c.code: c for c in DECK}
+
+
 def _decode_card(value: JSON, path: str) -> Card:
-    if not isinstance(value, str):
-        raise CodecError(f"{path}: expected a card code, got {_show(value)}")
-    try:
-        card = parse_card(value)
-    except CardParseError:
-        raise CodecError(f"{path}: {value!r} is not a card code") from None
-    if card.code != value:
-        raise CodecError(f"{path}: card {value!r} is not written as its code {card.code!r}")
+    card = _CARDS_BY_CODE.get(value) if isinstance(value, str) else None
+    if card is None:
+        raise CodecError(f"{path}: expected a card code such as 7d or Rc, got {_show(value)}")
     return card
 
 

@@ -138,3 +138,24 @@ def test_every_three_card_hand_makes_the_accusi_the_text_says() -> None:
             expected[DECINO] = (10, matta)
         got = {o.kind: (o.points, o.matta_value) for o in player_accusi(hand, STANDARD)}
         assert got == expected, hand
+
+
+def test_the_dealer_s_accuso_over_every_table() -> None:
+    """All 91,390 tables against 000: "Se la somma delle 4 carte in tavola scoperte dal mazziere
+    è esattamente uguale a 15 ... 1 punto ... uguale a 30 ... 2 punti", the matta taking any
+    value from 1 to 10 that makes one ("l'unico valore che consente di effettuare l'accuso")."""
+    names = {15: (QUINDICI, 1), 30: (TRENTA, 2)}
+    for table in combinations(DECK, 4):
+        if MATTA in table:
+            rest = sum(c.value for c in table if c is not MATTA)
+            found = [(names[t], v) for t in (15, 30) for v in range(1, 11) if rest + v == t]
+        else:
+            total = sum(c.value for c in table)
+            found = [(names[total], None)] if total in names else []
+        option = dealer_accuso(table)
+        if not found:
+            assert option is None, table
+        else:
+            assert len(found) == 1
+            (kind, points), matta = found[0]
+            assert option == AccusoOption(kind, points, matta), table

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
+from math import comb
 
 from domain.cards import DECK
 from domain.cirulla.dealing import distribute, next_hands, redeal_reason
@@ -155,3 +157,19 @@ def test_the_deal_uses_every_card_once() -> None:
             every = [*table, *stock, *(c for h in hands for c in h)]
             assert sorted(every) == list(DECK) and len(table) == 4
             assert all(len(h) == 3 for h in hands)
+
+
+def _at_least(k: int, of: int, size: int = 4) -> int:
+    """Tables of `size` cards holding at least `k` of the `of` cards of one rank."""
+    return sum(comb(of, x) * comb(40 - of, size - x) for x in range(k, min(of, size) + 1))
+
+
+def test_c1_exact_chance_of_a_redeal_per_option() -> None:
+    """C1 over all C(40, 4) = 91,390 tables: "due assi" annuls the tables with 2+ aces, 001's
+    "almeno 3 delle 4 carte iniziali sul tavolo sono Re" those with 3+ kings, 002 none; the
+    counts are the hypergeometric ones (docs/shuffle.md, section 13)."""
+    tables = list(combinations(DECK, 4))
+    assert len(tables) == comb(40, 4)
+    for ruleset, expected in ((STANDARD, _at_least(2, 4)), (TRE_RE, _at_least(3, 4)),
+                              (MAI, 0)):
+        assert sum(1 for t in tables if redeal_reason(t, ruleset) is not None) == expected

@@ -54,8 +54,9 @@ def test_each_smazzata_has_its_own_seed_and_commitment() -> None:
 
 @pytest.mark.parametrize("text, count", [("1smazzata", 1), ("3smazzate", 3), ("6smazzate", 6)])
 def test_partita_a_numero_di_smazzate(text: str, count: int) -> None:
-    """000: "Se è stato stabilito il numero di smazzate di cui è composta la partita vince la
-    partita chi fa più punti al termine delle smazzate previste"."""
+    """000: "partita: la fase di gioco composta da una o più smazzate"; "Se è stato stabilito il
+    numero di smazzate di cui è composta la partita vince la partita chi fa più punti al termine
+    delle smazzate previste"."""
     fmt = MatchFormat.parse(text, "cirulla")
     played = play_match(STANDARD, Seating(2), fmt, SEED, choose)
     assert len(played.smazzate) == count and played.status.over

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -37,6 +38,17 @@ class Tamperer:
                          "stream_heads_no_delete", "stream_heads_forward"):
                 conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         return cls(backend, conn)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction (one sync to disk) for a tampering or a restore."""
+        if self.backend.kind == "postgres":
+            with self.conn.transaction():
+                yield
+            return
+        self.conn.execute("BEGIN")
+        yield
+        self.conn.execute("COMMIT")
 
     @property
     def _id(self) -> str:

@@ -76,14 +76,16 @@ def _one(store: MatchStore, tamperer: Tamperer, rng: random.Random, tampering: o
     rows = tamperer.rows()
     streams = sorted({r[1] for r in rows}, key=str)
     snapshot = {s: ([r for r in rows if r[1] == s], tamperer.head(s)) for s in streams}
-    stream, versions = tampering(tamperer, rng, rows)  # type: ignore[operator]
+    with tamperer.batch():
+        stream, versions = tampering(tamperer, rng, rows)  # type: ignore[operator]
     try:
         failed = [v for v in verify_store(store) if not v.ok]
         named = {p.version for v in failed for p in v.problems}
         assert [v.stream for v in failed] == [stream], (case, tampering, failed)
         assert named & versions, (case, tampering, versions, failed)
     finally:
-        tamperer.restore(stream, *snapshot[stream])
+        with tamperer.batch():
+            tamperer.restore(stream, *snapshot[stream])
 
 
 def test_an_untampered_store_reports_no_problem(games_store: MatchStore) -> None:

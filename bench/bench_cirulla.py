@@ -1,0 +1,195 @@
+"""Cirulla engine benchmarks (docs/benchmarks.md, section "Cirulla").
+
+Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positions P]
+
+1. Complete 2-player smazzate per second with random legal play, one core: the seeded deal
+   (per-smazzata seed from a match seed, HMAC-SHA256 Fisher-Yates), the dealer's accuso, the
+   automatic accuso of each hand of three, `legal_plays` before every play and a uniformly random
+   legal play, the matta, scope, new hands from the stock, the end (C9) and the score breakdown.
+   Same-run baseline: the same loop choosing from the brute-force enumerator of
+   domain/cirulla/reference.py instead of `legal_plays`.
+2. `legal_plays` calls per second on random positions with 6, 8 and 10 table cards and a hand of
+   three, against the brute-force enumerator on the same positions in the same process:
+   "cold" clears the capture caches before the run (every position new to the engine), "warm"
+   runs the same positions again.
+Before timing, both checks compare the engine with the brute force on every position played.
+Each figure is the median of R runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from domain.cards import DECK, Card
+from domain.cirulla.captures import capture_getters, capture_index, legal_plays, subsets_by_sum
+from domain.cirulla.engine import apply_play, deal_events, evolve, follow_up, turn_starts
+from domain.cirulla.reference import reference_legal_plays
+from domain.cirulla.ruleset import STANDARD
+from domain.cirulla.state import CirullaState, empty_state, table_order
+from domain.match_seed import smazzata_seed
+from domain.seating import Seating
+from domain.shuffle import Seed
+
+SEATING = Seating(2)
+HAND_ROUND = 3 * SEATING.players
+Chooser = Callable[[CirullaState, Callable[[], float]], tuple[Card, tuple[Card, ...]]]
+
+
+def engine_choice(state: CirullaState, rand: Callable[[], float]) -> tuple[Card, tuple[Card, ...]]:
+    plays = legal_plays(state)
+    return plays[int(rand() * len(plays))]
+
+
+def brute_force_choice(state: CirullaState,
+                       rand: Callable[[], float]) -> tuple[Card, tuple[Card, ...]]:
+    plays = sorted(reference_legal_plays(state.table, state.hands[state.to_move], state.ruleset,
+                                         state.matta_value))
+    return plays[int(rand() * len(plays))]
+
+
+def smazzata(seed: Seed, rand: Callable[[], float], choose: Chooser) -> CirullaState:
+    state = empty_state(STANDARD, SEATING)
+    for event in deal_events(STANDARD, SEATING, 0, 1, seed):
+        state = evolve(state, event)
+    players = SEATING.players
+    while not state.finished:
+        if state.plays % HAND_ROUND < players:
+            accuso = turn_starts(state)
+            if accuso is not None:
+                state = evolve(state, accuso)
+        card, capture = choose(state, rand)
+        state = apply_play(state, card, capture)
+        if state.plays % HAND_ROUND == 0:
+            after = follow_up(state)
+            if after is not None:
+                state = evolve(state, after)
+    return state
+
+
+def smazzate_per_second(seeds: Sequence[Seed], choose: Chooser, rng_seed: int) -> float:
+    rand = random.Random(rng_seed).random
+    start = time.perf_counter()
+    for seed in seeds:
+        smazzata(seed, rand, choose)
+    return len(seeds) / (time.perf_counter() - start)
+
+
+def check_smazzate(seeds: Sequence[Seed]) -> None:
+    """The engine and the brute force, fed the same random numbers, play the same smazzate."""
+    for number, seed in enumerate(seeds):
+        engine = smazzata(seed, random.Random(number).random, _sorted_engine_choice)
+        brute = smazzata(seed, random.Random(number).random, brute_force_choice)
+        if engine != brute:
+            raise SystemExit(f"engine and brute force differ on smazzata {number}")
+
+
+def _sorted_engine_choice(state: CirullaState,
+                          rand: Callable[[], float]) -> tuple[Card, tuple[Card, ...]]:
+    plays = sorted((p.card, p.taken) for p in legal_plays(state))
+    card, taken = plays[int(rand() * len(plays))]
+    return card, taken
+
+
+# ---- legal plays on random positions --------------------------------------------------------
+
+def random_positions(table_size: int, count: int, rng: random.Random) -> list[CirullaState]:
+    base = empty_state(STANDARD, SEATING)._replace(dealt=True, to_move=0)
+    positions = []
+    for _ in range(count):
+        cards = rng.sample(DECK, table_size + 3)
+        table = table_order(cards[:table_size], _value)
+        positions.append(base._replace(hands=(tuple(cards[table_size:]), ()), table=table,
+                                       table_values=tuple(c.value for c in table)))
+    return positions
+
+
+def _value(card: Card) -> int:
+    return card.value
+
+
+def clear_caches() -> None:
+    for cached in (capture_getters, capture_index, subsets_by_sum):
+        cached.cache_clear()
+
+
+def engine_calls(positions: Sequence[CirullaState]) -> float:
+    start = time.perf_counter()
+    for position in positions:
+        legal_plays(position)
+    return len(positions) / (time.perf_counter() - start)
+
+
+def brute_force_calls(positions: Sequence[CirullaState]) -> float:
+    start = time.perf_counter()
+    for p in positions:
+        reference_legal_plays(p.table, p.hands[0], p.ruleset, p.matta_value)
+    return len(positions) / (time.perf_counter() - start)
+
+
+def check_positions(positions: Sequence[CirullaState]) -> None:
+    for number, p in enumerate(positions):
+        engine = {(play.card, play.taken) for play in legal_plays(p)}
+        brute = reference_legal_plays(p.table, p.hands[0], p.ruleset, p.matta_value)
+        if engine != set(brute):
+            raise SystemExit(f"legal plays differ from the brute force on position {number}")
+
+
+# ---- report -----------------------------------------------------------------------------------
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smazzate", type=int, default=3000)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--positions", type=int, default=2000)
+    args = parser.parse_args()
+    match_seed = Seed.from_hex("c1a55e5eed0000000000000000000001")
+    seeds = [smazzata_seed(match_seed, n) for n in range(args.smazzate)]
+    print(f"machine: {machine()}")
+    check_smazzate(seeds[:200])
+    print("check: engine == brute force on 200 smazzate played with the same random numbers")
+    smazzate_per_second(seeds, engine_choice, 0)   # warm-up: the capture caches fill
+    engine_runs, brute_runs = [], []
+    for run in range(args.runs):
+        engine_runs.append(smazzate_per_second(seeds, engine_choice, run))
+        brute_runs.append(smazzate_per_second(seeds[: max(1, args.smazzate // 20)],
+                                              brute_force_choice, run))
+    engine, brute = statistics.median(engine_runs), statistics.median(brute_runs)
+    print(f"smazzate/s  engine {engine:,.0f}  (runs {min(engine_runs):,.0f}..."
+          f"{max(engine_runs):,.0f})  brute-force chooser {brute:,.0f}  "
+          f"ratio {engine / brute:.1f}x")
+    rng = random.Random(7)
+    for size in (6, 8, 10):
+        positions = random_positions(size, args.positions, rng)
+        check_positions(positions)
+        cold, warm, slow = [], [], []
+        for _ in range(args.runs):
+            clear_caches()
+            cold.append(engine_calls(positions))
+            warm.append(engine_calls(positions))
+            slow.append(brute_force_calls(positions[: max(1, args.positions // 10)]))
+        c, w, b = (statistics.median(x) for x in (cold, warm, slow))
+        print(f"legal_plays, {size:>2} table cards: engine cold {c:,.0f}/s ({c / b:.0f}x), "
+              f"warm {w:,.0f}/s ({w / b:.0f}x); brute force {b:,.0f}/s")
+
+
+if __name__ == "__main__":
+    main()
