@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -16,7 +17,6 @@ from domain.record.match import MatchState
 from domain.record.simulate import Table, next_command, play_locally
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed, SeedError
-
 from projections.store.app import MatchStore
 from projections.store.config import StoreConfigError
 from projections.store.export import ExportError, export_jsonl
@@ -47,9 +47,10 @@ def parse_id(text: str) -> UUID:
 @click.option("--database", default=None, help=_DATABASE_HELP)
 def verify(match_text: str | None, database: str | None) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result."""
+    only = parse_id(match_text) if match_text else None
     store = open_store(database)
     try:
-        verdicts = verify_store(store, parse_id(match_text) if match_text else None)
+        verdicts = verify_store(store, only)
     finally:
         store.close()
     for verdict in verdicts:
@@ -77,11 +78,12 @@ def render_verdict(verdict: Verdict) -> list[str]:
 @click.option("--output", type=click.File("w", encoding="utf-8"), default="-",
               help="Output file (default: standard output).")
 @click.option("--database", default=None, help=_DATABASE_HELP)
-def export(match_text: str, fmt: str, output: click.utils.LazyFile, database: str | None) -> None:
+def export(match_text: str, fmt: str, output: TextIO, database: str | None) -> None:
     """Write a match's events as JSON lines (docs/events.md)."""
+    stream = parse_id(match_text)
     store = open_store(database)
     try:
-        for line in export_jsonl(store, parse_id(match_text)):
+        for line in export_jsonl(store, stream):
             output.write(line + "\n")
     except ExportError as error:
         raise click.ClickException(str(error)) from None
@@ -119,12 +121,13 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
 
 
 def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
-    events, state = 0, None
+    events, last = 0, None
     table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
     for made, _, state in play_locally(CATALOG, demo.setup, table, START):
         events += len(made)
-    assert state is not None
-    return events, state
+        last = state
+    assert last is not None
+    return events, last
 
 
 def _tournaments(store: MatchStore, seed: Seed) -> dict[str, UUID]:

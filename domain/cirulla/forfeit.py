@@ -10,19 +10,21 @@ At the moment of the timeout the smazzata splits into:
   more; grande complete in one pile; piccola when its run can grow no further (the next card of
   the run is in the other pile, or the run reached its maximum).
 - points not yet awarded, all given to the opponent of the guilty side: each category still
-  open that the opponent could still win (settebello not taken: 1; primiera: 1 (it is only
-  decided at the end); denari: 1 if the opponent can still reach 6 and nobody has 6; carte: 1
-  likewise for 21; grande: 5 if the guilty side holds none of its cards; piccola: 3 plus the
-  longest run the opponent could still complete, if the guilty side holds none of A-2-3 of
-  denari and nobody's piccola is closed).
+  open that the opponent could still win (settebello not taken: 1; primiera: 1 if, with the
+  best cards still possible in each suit, his sum would beat the guilty side's present one;
+  denari: 1 if the opponent can still reach 6 and nobody has 6; carte: 1 likewise for 21;
+  grande: 5 if the guilty side holds none of its cards; piccola: 3 plus the longest run the
+  opponent could still complete, if the guilty side holds none of A-2-3 of denari and nobody's
+  piccola is closed).
 penalty.py then adds the scopa and applies the cap of 6.
 """
 
 from __future__ import annotations
 
-from domain.cards import SETTEBELLO, Card, Suit
+from domain.cards import DECK, SETTEBELLO, Card, Suit
 from domain.cirulla.engine import smazzata_score
-from domain.cirulla.scoring import GRANDE, PICCOLA_SEQUENCE, piccola_points
+from domain.cirulla.ruleset import Primiera
+from domain.cirulla.scoring import GRANDE, PICCOLA_SEQUENCE, piccola_points, primiera_sum
 from domain.cirulla.state import CirullaState
 
 _KEPT_AS_MADE = ("scope", "accusi")
@@ -62,7 +64,7 @@ def unawarded_points(state: CirullaState, guilty_side: int) -> int:
     mine, theirs = piles[winner], piles[guilty_side]
     remaining = 40 - len(mine) - len(theirs)
     remaining_denari = 10 - _denari(mine) - _denari(theirs)
-    points = 1   # primiera
+    points = 1 if _primiera_open(mine, theirs, state) else 0
     if not any(SETTEBELLO in p for p in piles):
         points += 1
     if not any(_denari(p) >= 6 for p in piles) and _denari(mine) + remaining_denari >= 6:
@@ -88,6 +90,20 @@ def _open_piccola(mine: tuple[Card, ...], theirs: tuple[Card, ...],
     # Points already in `mine` are not counted as awarded while the run is open: the whole run
     # the opponent could complete is given.
     return run if run >= 3 else 0
+
+
+def _primiera_open(mine: tuple[Card, ...], theirs: tuple[Card, ...], state: CirullaState) -> bool:
+    """Whether the opponent could still win primiera: with the best card still possible in each
+    suit (from his pile or the cards nobody has taken) his sum beats the guilty side's present
+    one. Under the 002 count (most sevens, sixes, aces) it stays open until the end."""
+    if state.ruleset.primiera is not Primiera.SOMMA:
+        return True
+    unseen = [c for c in DECK if c not in mine and c not in theirs]
+    best_possible = primiera_sum([*mine, *unseen])
+    if best_possible is None:
+        return False
+    present = primiera_sum(theirs)
+    return present is None or best_possible > present
 
 
 def _piccola_closed(pile: tuple[Card, ...],

@@ -102,7 +102,7 @@ def _guarded_step(state: MatchState, stream: Sequence[Recorded],
 
 
 def _step(state: MatchState, stream: Sequence[Recorded], index: int) -> tuple[MatchState, int]:
-    event, at = stream[index]
+    at = stream[index][1]
     version = index + 1
     command = _infer(state, stream, index)
     try:

@@ -25,7 +25,9 @@ def utc(moment: datetime) -> datetime:
 
 
 def stamp(moment: datetime) -> str:
-    return utc(moment).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    m = moment if moment.tzinfo is UTC else utc(moment)
+    return (f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:"
+            f"{m.second:02d}.{m.microsecond:06d}Z")
 
 
 def parse_stamp(text: str) -> datetime:

@@ -142,6 +142,7 @@ def _check_seed(state: MatchState, seed: Seed | None) -> Seed:
 def _deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
     _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
     seed = _check_seed(state, command.seed)
+    assert state.seating is not None
     events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata, seed)
     if command.claimed is not None and tuple(command.claimed) != events:
         raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))

@@ -31,7 +31,7 @@ from domain.seating import Seating
 
 MatchEvent = (MatchCreated | SeedCommitted | SeedRevealed | TimeoutRecorded | Abandoned
               | RulingRecorded | MatchEnded | PlayEvent)
-PLAY_EVENT_TYPES = PlayEvent.__args__  # type: ignore[attr-defined]
+PLAY_EVENT_TYPES = PlayEvent.__args__
 
 
 class Phase(Enum):
@@ -131,6 +131,7 @@ def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
     engine = state.engine
     game = state.game
     if state.phase is Phase.DEAL:
+        assert state.seating is not None
         game = engine.initial(state.ruleset, state.seating)
     game = engine.evolve(game, event)
     version = state.version + 1

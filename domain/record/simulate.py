@@ -25,8 +25,8 @@ from domain.record.commands import (
     RevealSeed,
 )
 from domain.record.decide import decide
-from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.record.games import GameRules
+from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.shuffle import Seed
 
 Bot = Callable[[object], Command]

@@ -30,6 +30,15 @@ def canonical_json(value: Any, *, checked: bool = True) -> bytes:
                       ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
+_PRESORTED = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def presorted_json(value: Any) -> bytes:
+    """canonical_json of a value whose objects already have their keys in sorted order and hold
+    no float (what codec.encode and StoredFact build): the same bytes, without sorting again."""
+    return _PRESORTED.encode(value).encode("utf-8")
+
+
 def _check(value: Any, where: str) -> None:
     if isinstance(value, float):
         raise CanonicalError(f"{where}: floats are not allowed in the record ({value!r})")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cache, partial
-from typing import Any
+from typing import Any, cast
 
 from domain.cards import DECK, Card
 
@@ -25,20 +25,28 @@ class CodecError(ValueError):
 
 
 def encode(event: object) -> dict[str, JSON]:
+    """The event's fields as JSON, every object's keys inserted in sorted order (so the record
+    can be written canonically without sorting again: canonical.presorted_json)."""
     if not dataclasses.is_dataclass(event) or isinstance(event, type):
         raise CodecError(f"{event!r} is not an event value")
-    return {f.name: _encode(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return {name: _encode(getattr(event, name)) for name in _sorted_fields(type(event))}
+
+
+@cache
+def _sorted_fields(cls: type) -> tuple[str, ...]:
+    return tuple(sorted(f.name for f in dataclasses.fields(cls)))
 
 
 def _encode(value: object) -> JSON:
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, bool | int | str) or value is None:
+    kind = type(value)
+    if kind is Card:
+        return _CODES[value.index]  # type: ignore[attr-defined]
+    if kind is int or kind is str or kind is bool or value is None:
         return value
-    if isinstance(value, tuple | list):
-        return [_encode(item) for item in value]
+    if kind is tuple or kind is list:
+        return [_encode(item) for item in value]  # type: ignore[attr-defined]
     if isinstance(value, Mapping):
-        return {str(k): _encode(v) for k, v in value.items()}
+        return {str(k): _encode(value[k]) for k in sorted(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return encode(value)
     raise CodecError(f"cannot store a {type(value).__name__}: {value!r}")
@@ -49,7 +57,8 @@ Decoder = Callable[[JSON, str], Any]
 
 def decode(cls: type[Any], data: JSON, where: str | None = None) -> Any:
     """An instance of the dataclass `cls` from its JSON object."""
-    return _decoder(cls)(data, where or cls.__name__)
+    decoder: Decoder = _decoder(cast(Hashable, cls))
+    return decoder(data, where or cls.__name__)
 
 
 @cache
@@ -135,6 +144,7 @@ def _decode_mapping(value: JSON, path: str) -> dict[str, str]:
 
 
 _CARDS_BY_CODE = {c.code: c for c in DECK}
+_CODES = tuple(c.code for c in DECK)
 
 
 def _decode_card(value: JSON, path: str) -> Card:

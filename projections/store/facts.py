@@ -22,8 +22,12 @@ class StoredFact:
     """Base of the stored event classes. Instances are plain attribute bags (the library's
     mapper rebuilds them by setting `__dict__`), so every attribute is a record field."""
 
+    __slots__ = ("__dict__", "_record", "encoded")
+
     domain_type: ClassVar[type[Any]]
     class_version: ClassVar[int] = 1
+    encoded: bytes   # the canonical bytes it was hashed as (a slot: not a record field)
+    _record: dict[str, JSON]
 
     originator_id: UUID
     originator_version: int
@@ -39,15 +43,22 @@ class StoredFact:
 
     @classmethod
     def of(cls, stream: UUID, version: int, timestamp: str, previous_hash: str,
-           event: object) -> StoredFact:
+           event: object, stream_text: str | None = None) -> StoredFact:
         fact_class = FACT_OF[type(event)]
-        return fact_class(originator_id=stream, originator_version=version, stream=str(stream),
-                          version=version, type=fact_class.__name__, timestamp=timestamp,
-                          previous_hash=previous_hash, class_version=fact_class.class_version,
-                          data=encode(event))
+        fact = fact_class(originator_id=stream, originator_version=version)
+        # Record keys in sorted order (canonical.presorted_json relies on it).
+        record = {"class_version": fact_class.class_version, "data": encode(event),
+                  "previous_hash": previous_hash, "stream": stream_text or str(stream),
+                  "timestamp": timestamp, "type": fact_class.__name__, "version": version}
+        fact.__dict__.update(record)
+        fact._record = record
+        return fact
 
     def record(self) -> dict[str, JSON]:
         """The record as stored (without the identity columns the library keeps apart)."""
+        made = getattr(self, "_record", None)
+        if made is not None:
+            return made
         return {k: v for k, v in vars(self).items()
                 if k not in ("originator_id", "originator_version")}
 

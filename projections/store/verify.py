@@ -22,8 +22,13 @@ from eventsourcing.persistence import StoredEvent
 from domain.record.audit import Audit, audit
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.events import MatchCreated, TournamentCreated
-from domain.record.tournament import ScheduleMatch, TournamentState, decide_schedule
-from domain.record.tournament import decide_creation, evolve_tournament
+from domain.record.tournament import (
+    ScheduleMatch,
+    TournamentState,
+    decide_creation,
+    decide_schedule,
+    evolve_tournament,
+)
 from projections.store.app import MatchStore
 from projections.store.canonical import GENESIS, canonical_json, event_hash
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact

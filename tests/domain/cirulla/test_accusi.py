@@ -145,6 +145,7 @@ def test_the_dealer_s_accuso_over_every_table() -> None:
     è esattamente uguale a 15 ... 1 punto ... uguale a 30 ... 2 punti", the matta taking any
     value from 1 to 10 that makes one ("l'unico valore che consente di effettuare l'accuso")."""
     names = {15: (QUINDICI, 1), 30: (TRENTA, 2)}
+    found: list[tuple[tuple[str, int], int | None]]
     for table in combinations(DECK, 4):
         if MATTA in table:
             rest = sum(c.value for c in table if c is not MATTA)
@@ -159,3 +160,22 @@ def test_the_dealer_s_accuso_over_every_table() -> None:
             assert len(found) == 1
             (kind, points), matta = found[0]
             assert option == AccusoOption(kind, points, matta), table
+
+
+@pytest.mark.parametrize("mode", list(Accuso))
+def test_c8_the_first_player_s_automatic_accuso_comes_with_the_deal(
+        mode: Accuso, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C8: "il sistema effettua l'accuso automaticamente a meno che il giocatore non lo abbia
+    disattivato": the giocatore di mano's cirulla is declared as his turn begins, right after
+    the deal; with the automatism off (facoltativo, obbligatorio) nobody declares it for him."""
+    hand = cards("Ad 2c 3b")
+    rest = [c for c in DECK if c not in hand]
+    deck = (hand[0], rest[0], hand[1], rest[1], hand[2], rest[2], *rest[3:])
+    monkeypatch.setattr(engine, "shuffled_deck", lambda seed, attempt: deck)
+    ruleset = replace(STANDARD, accuso=mode, redeal=Redeal.MAI)
+    events = deal_events(ruleset, Seating(2), 0, 0, SEED)
+    accusi = [e for e in events if isinstance(e, AccusoDeclared) and e.kind == CIRULLA]
+    if mode is Accuso.AUTOMATICO:
+        assert accusi == [AccusoDeclared(seat=1, kind=CIRULLA, cards=hand, points=3)]
+    else:
+        assert accusi == []

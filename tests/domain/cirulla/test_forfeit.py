@@ -46,7 +46,12 @@ CASES = {
     "denari out of the winner's reach, grande and piccola broken":
         ("", "Ad 2d 4d Fd Cd", STANDARD, (0, 0), 1 + 1 + 1),
     "carte decided for the winner": (_codes(10, 31), "", STANDARD, (1, 0), 1 + 1 + 1 + 5 + 6),
-    "carte out of the winner's reach": ("", _codes(10, 30), STANDARD, (0, 0), 1 + 1 + 1 + 5 + 6),
+    # The guilty side holds every card but the denari: carte out of the winner's reach, and so is
+    # primiera, since the winner cannot show four suits.
+    "carte out of the winner's reach": ("", _codes(10, 30), STANDARD, (0, 0), 1 + 1 + 5 + 6),
+    # All four sevens with the guilty side: 84, beyond any sum the winner could still make.
+    "primiera out of the winner's reach":
+        ("", "7d 7c 7b 7s", STANDARD, (0, 1), 1 + 1 + 5 + 6),
     "grande made by the winner": ("Fd Cd Rd", "", STANDARD, (5, 0), 1 + 1 + 1 + 1 + 6),
     "grande still open": ("Fd Cd", "", STANDARD, (0, 0), 15),
     "grande broken by the guilty": ("", "Rd", STANDARD, (0, 0), 15 - 5),
@@ -62,7 +67,7 @@ CASES = {
 def test_c12_punti_ancora_non_aggiudicati_case_by_case(case: str) -> None:
     """C12, 000: "si assegnano tutti i punti ancora non aggiudicati all'avversario": each
     category is either decided (its points stay with who made them) or open (the opponent of
-    the guilty side gets it if he could still win it); primiera is open to the last card."""
+    the guilty side gets it if he could still win it)."""
     winner_pile, guilty_pile, ruleset, awarded, unawarded = CASES[case]
     state = at(winner_pile, guilty_pile, ruleset)
     assert awarded_points(state) == awarded

@@ -29,10 +29,11 @@ Recorded = list[tuple[object, datetime]]
 def play(demo: DemoMatch, incidents: Incidents | None = None) -> tuple[Recorded, MatchState]:
     table = Table(demo.match_seed, BOTS[demo.setup.game], incidents or demo.incidents)
     stream: Recorded = []
-    state = initial(CATALOG)
+    last = initial(CATALOG)
     for events, at, state in play_locally(CATALOG, demo.setup, table, START):
         stream.extend((event, at) for event in events)
-    return stream, state
+        last = state
+    return stream, last
 
 
 demos = st.builds(lambda i, b: replace(DEMOS[i], match_seed=Seed(bytes([b]) * 16)),

@@ -28,12 +28,13 @@ def toy_setup(players: int = 2, target: int = 40, bank: int | None = None) -> Cr
 
 
 def record_toy_match(store: MatchStore, seed_byte: int, players: int = 2, target: int = 40,
-                     incidents: Incidents = Incidents(), stop_after: int | None = None,
+                     incidents: Incidents | None = None, stop_after: int | None = None,
                      match: UUID | None = None) -> Loaded:
     """Play and record a toy match; `stop_after` leaves it in progress after that many actions."""
     at = START
     stream = store.create_match(toy_setup(players, target), at, match)
-    table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot, incidents)
+    table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot,
+                  incidents or Incidents())
     loaded = store.load(stream)
     actions = 0
     while (step := next_command(loaded.state, table, at)) is not None:

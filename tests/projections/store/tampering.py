@@ -104,15 +104,23 @@ class Tamperer:
     def restore(self, stream: UUID, rows: list[Row], head: tuple[int, str]) -> None:
         self.conn.execute(self._sql(f"DELETE FROM {self.backend.events_table} "
                                     "WHERE originator_id = ?"), (self._key(stream),))
-        for row_id, _, version, topic, state in rows:
-            self.insert(stream, version, topic, state, row_id)
+        statement = self._sql(
+            f"INSERT INTO {self.backend.events_table} ({self._id}, originator_id, "
+            "originator_version, topic, state) VALUES (?, ?, ?, ?, ?)")
+        params = [(row_id, self._key(stream), version, topic, state)
+                  for row_id, _, version, topic, state in rows]
+        if self.backend.kind == "postgres":
+            with self.conn.cursor() as cursor:
+                cursor.executemany(statement, params)
+        else:
+            self.conn.executemany(statement, params)
         self.set_head(stream, *head)
 
     def rechain(self, stream: UUID, from_version: int) -> None:
         """Recompute every previous_hash from `from_version` on, and the head: a careful forger."""
         rows = self.rows(stream)
         previous = _hash(rows[from_version - 2][4]) if from_version > 1 else "0" * 64
-        for row_id, _, version, topic, state in rows[from_version - 1:]:
+        for row_id, _, _, topic, state in rows[from_version - 1:]:
             record = json.loads(state)
             record["previous_hash"] = previous
             new_state = canonical_json(record)

@@ -22,7 +22,7 @@ from projections.store.verify import verify_store
 from tests.domain.record.toy import TOY_CATALOG
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import record_toy_match
-from tests.projections.store.tampering import TAMPERINGS, Tamperer
+from tests.projections.store.tampering import TAMPERINGS, Row, Tamperer
 from tests.projections.store.test_replay import record
 
 GAMES = {**CATALOG, **TOY_CATALOG}
@@ -61,19 +61,20 @@ def test_every_single_tampering_is_reported_naming_match_and_event(
     tamperer = Tamperer.open(backend)
     seen: Counter[str] = Counter()
     try:
+        rows = tamperer.rows()   # the same before every tampering: each one is put back
         for case in range(TAMPERINGS_PER_DATABASE):
             tampering = TAMPERINGS[case % len(TAMPERINGS)]
-            _one(store, tamperer, rng, tampering, case)
+            _one(store, tamperer, rng, tampering, case, rows)
             seen[tampering.__name__] += 1
     finally:
         tamperer.conn.close()
+    assert tamperer_rows_now(backend) == rows, "restoring must give the untampered rows"
     assert all(v.ok for v in verify_store(store)), "restoring must give the untampered store"
     assert len(streams) == 6 and sum(seen.values()) == TAMPERINGS_PER_DATABASE
 
 
 def _one(store: MatchStore, tamperer: Tamperer, rng: random.Random, tampering: object,
-         case: int) -> None:
-    rows = tamperer.rows()
+         case: int, rows: list[Row]) -> None:
     streams = sorted({r[1] for r in rows}, key=str)
     snapshot = {s: ([r for r in rows if r[1] == s], tamperer.head(s)) for s in streams}
     with tamperer.batch():
@@ -102,3 +103,11 @@ def test_other_stores_are_not_touched(backend: Backend) -> None:
         assert verify_store(app) == []
     finally:
         app.close()
+
+
+def tamperer_rows_now(backend: Backend) -> list[Row]:
+    again = Tamperer(backend, backend.connect())
+    try:
+        return again.rows()
+    finally:
+        again.conn.close()
