@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from domain.cards import DECK, Card
-from domain.cirulla.captures import capture_getters, capture_index, legal_plays, subsets_by_sum
+from domain.cirulla.captures import clear_caches, legal_plays
 from domain.cirulla.engine import apply_play, deal_events, evolve, follow_up, turn_starts
 from domain.cirulla.reference import reference_legal_plays
 from domain.cirulla.ruleset import STANDARD
@@ -111,11 +111,6 @@ def random_positions(table_size: int, count: int, rng: random.Random) -> list[Ci
 
 def _value(card: Card) -> int:
     return card.value
-
-
-def clear_caches() -> None:
-    for cached in (capture_getters, capture_index, subsets_by_sum):
-        cached.cache_clear()
 
 
 def engine_calls(positions: Sequence[CirullaState]) -> float:

@@ -109,7 +109,11 @@ def _block_words(seed: Seed, attempt: int, first: int, count: int) -> list[int]:
     prefix = _DEAL_TAG + attempt.to_bytes(4, "big")
     data = b"".join(hmac.digest(seed.value, prefix + k.to_bytes(8, "big"), "sha256")
                     for k in range(first, first + count))
-    return list(struct.unpack(f">{count * _WORDS_PER_BLOCK}I", data))
+    unpack = _FIRST_BLOCKS.unpack if count == 5 else struct.Struct(f">{count * 8}I").unpack
+    return list(unpack(data))
+
+
+_FIRST_BLOCKS = struct.Struct(">40I")   # the 5 blocks a 40-card shuffle reads
 
 
 def shuffled_indices(seed: Seed, attempt: int = 0, size: int = 40) -> tuple[int, ...]:
@@ -165,4 +169,4 @@ _LIMITS = _limits(64)
 
 def shuffled_deck(seed: Seed, attempt: int = 0) -> tuple[Card, ...]:
     """The 40 cards from the top of the deck down, for this seed and deal attempt."""
-    return tuple(DECK[i] for i in shuffled_indices(seed, attempt))
+    return tuple(map(DECK.__getitem__, shuffled_indices(seed, attempt)))

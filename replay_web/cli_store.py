@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TextIO
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import click

@@ -66,12 +66,34 @@ def _ace_index(values: tuple[int, ...], buckets: tuple[tuple[tuple[int, ...], ..
 Getter = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 
 
-@lru_cache(maxsize=1 << 16)
 def capture_getters(values: tuple[int, ...],
                     asso_su_asso: AssoSuAsso) -> tuple[tuple[Getter, ...], ...]:
-    """capture_index as functions that cut each capture out of the table in one C call."""
-    return tuple(tuple(_getter(idx) for idx in per_value)
-                 for per_value in capture_index(values, asso_su_asso))
+    """capture_index as functions that cut each capture out of the table in one C call.
+
+    Cached in a plain dict per ace option (a hit costs one lookup; an lru_cache would also move
+    its list entry on every hit); the dict is emptied when it reaches _CACHE_LIMIT patterns.
+    """
+    cache = _GETTERS[asso_su_asso]
+    found = cache.get(values)
+    if found is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        found = cache[values] = tuple(tuple(_getter(idx) for idx in per_value)
+                                      for per_value in capture_index(values, asso_su_asso))
+    return found
+
+
+_CACHE_LIMIT = 1 << 16
+_GETTERS: dict[AssoSuAsso, dict[tuple[int, ...], tuple[tuple[Getter, ...], ...]]] = {
+    option: {} for option in AssoSuAsso}
+
+
+def clear_caches() -> None:
+    """Forget every cached value pattern (benchmarks measure the engine cold this way)."""
+    for cache in _GETTERS.values():
+        cache.clear()
+    capture_index.cache_clear()
+    subsets_by_sum.cache_clear()
 
 
 def _getter(idx: tuple[int, ...]) -> Getter:
@@ -94,21 +116,12 @@ def legal_plays(state: CirullaState) -> list[Play]:
      dealt, finished) = state
     if finished or not dealt:
         return []
-    return _plays(hands[seat], table, values, matta_value, ruleset)
-
-
-def plays_for_hand(hand: tuple[Card, ...], state: CirullaState) -> list[Play]:
-    """The plays `hand` would have in this position (any seat's hand: the arbiter's question)."""
-    return _plays(hand, state.table, state.table_values, state.matta_value, state.ruleset)
-
-
-def _plays(hand: tuple[Card, ...], table: tuple[Card, ...], values: tuple[int, ...],
-           matta_value: int | None, ruleset: Ruleset) -> list[Play]:
-    index = capture_getters(values, ruleset.asso_su_asso)
+    index = _GETTERS[ruleset.asso_su_asso].get(values) or capture_getters(values,
+                                                                          ruleset.asso_su_asso)
     plays: list[Play] = []
     append = plays.append
     capturing = False
-    for card in hand:
+    for card in hands[seat]:
         getters = index[matta_value if matta_value and card is MATTA else card.value]
         if getters:
             capturing = True
@@ -119,6 +132,13 @@ def _plays(hand: tuple[Card, ...], table: tuple[Card, ...], values: tuple[int, .
     if capturing and ruleset.presa_obbligata is PresaObbligata.MANO:
         return [p for p in plays if p[1]]
     return plays
+
+
+def plays_for_hand(hand: tuple[Card, ...], state: CirullaState) -> list[Play]:
+    """The plays `hand` would have in this position (any seat's hand: the arbiter's question)."""
+    seat = state.to_move
+    hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+    return legal_plays(state._replace(hands=hands, dealt=True, finished=False))
 
 
 _new_play = tuple.__new__   # Play(card, capture) without the NamedTuple's Python-level __new__

@@ -53,12 +53,13 @@ def next_hands(stock: tuple[Card, ...], seating: Seating,
 
 def redeal_reason(table: tuple[Card, ...], ruleset: Ruleset) -> str | None:
     """Why the deal goes 'a monte', or None (C1)."""
+    ranks = [c.rank for c in table]
     if ruleset.redeal is Redeal.DUE_ASSI:
-        aces = sum(1 for c in table if c.rank is Rank.ASSO)
+        aces = ranks.count(Rank.ASSO)
         if aces >= 2:
             return f"{aces} assi in tavola"
     elif ruleset.redeal is Redeal.TRE_RE:
-        kings = sum(1 for c in table if c.rank is Rank.RE)
+        kings = ranks.count(Rank.RE)
         if kings >= 3:
             return f"{kings} re in tavola"
     return None

@@ -10,7 +10,7 @@ import operator
 from bisect import bisect_left
 from itertools import compress
 
-from domain.cards import MATTA, Card
+from domain.cards import DECK, MATTA, Card
 from domain.cirulla.accusi import (
     DEALER_KINDS,
     AccusoOption,
@@ -27,7 +27,6 @@ from domain.cirulla.state import (
     AccusoRecord,
     CirullaState,
     Play,
-    table_order,
 )
 from domain.events import (
     AccusoDeclared,
@@ -107,7 +106,7 @@ def evolve(state: CirullaState, event: PlayEvent) -> CirullaState:
 def _dealt(state: CirullaState, event: SmazzataDealt) -> CirullaState:
     seating = state.seating
     # The matta is dealt as a plain 7, so every table value is the card's own.
-    table = table_order(event.table, _own_value)
+    table = tuple(sorted(event.table, key=_PLAIN_TABLE_KEY.__getitem__))
     return _new_state(CirullaState, (
         state.ruleset, seating, event.number, event.dealer, event.hands, table,
         tuple([c.value for c in table]), event.stock, ((), ()), (0, 0), (),
@@ -150,14 +149,16 @@ _FIELD = {name: i for i, name in enumerate(CirullaState._fields)}
 _ACCUSI, _CAPTURED, _TABLE = _FIELD["accusi"], _FIELD["captured"], _FIELD["table"]
 _TABLE_VALUES, _LAST_CAPTURE, _MATTA = (_FIELD["table_values"], _FIELD["last_capture_side"],
                                         _FIELD["matta_value"])
+_FINISHED = _FIELD["finished"]
 
 
 def _ended(state: CirullaState, event: SmazzataEnded) -> CirullaState:
-    captured = state.captured
+    fields = list(state)
     if event.leftover_to is not None and state.table:
-        captured = _add_to_side(captured, event.leftover_to, state.table)
-        return state._replace(captured=captured, table=(), table_values=(), finished=True)
-    return state._replace(finished=True)
+        fields[_CAPTURED] = _add_to_side(state.captured, event.leftover_to, state.table)
+        fields[_TABLE] = fields[_TABLE_VALUES] = ()
+    fields[_FINISHED] = True
+    return _new_state(CirullaState, fields)
 
 
 def _add_to_side(captured: tuple[tuple[Card, ...], tuple[Card, ...]], side: int,
@@ -207,7 +208,7 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     if matta_value is not None and plays // seating.players > matta_until and MATTA in table:
         # "alla mano successiva torna a valere 7" (C18): the next mano starts with this play.
         matta_value, matta_until = None, -1
-        table = table_order(table, _own_value)
+        table = tuple(sorted(table, key=_PLAIN_TABLE_KEY.__getitem__))
         values = tuple([c.value for c in table])
     return _new_state(CirullaState, (
         ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
@@ -215,8 +216,8 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         True, False))
 
 
-def _own_value(card: Card) -> int:
-    return card.value
+_PLAIN_TABLE_KEY = tuple(c.value * 64 + c for c in DECK)
+"""table_order's key of each card at its own value (the matta a plain 7), by deck index."""
 
 
 _new_state = tuple.__new__   # all 19 fields given: skip the NamedTuple's Python-level __new__

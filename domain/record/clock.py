@@ -26,14 +26,16 @@ def utc(moment: datetime) -> datetime:
 
 def stamp(moment: datetime) -> str:
     m = moment if moment.tzinfo is UTC else utc(moment)
-    return (f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:"
-            f"{m.second:02d}.{m.microsecond:06d}Z")
+    return m.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_stamp(text: str) -> datetime:
     if not isinstance(text, str) or not _STAMP.fullmatch(text):
         raise ClockError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
-    return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+    try:
+        return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+    except ValueError as error:
+        raise ClockError(f"timestamp {text!r} is not a date and time: {error}") from None
 
 
 def millis(span: timedelta) -> int:

@@ -29,12 +29,42 @@ def encode(event: object) -> dict[str, JSON]:
     can be written canonically without sorting again: canonical.presorted_json)."""
     if not dataclasses.is_dataclass(event) or isinstance(event, type):
         raise CodecError(f"{event!r} is not an event value")
-    return {name: _encode(getattr(event, name)) for name in _sorted_fields(type(event))}
+    return {name: field(getattr(event, name)) for name, field in _encoders(type(event))}
+
+
+Encoder = Callable[[Any], JSON]
 
 
 @cache
-def _sorted_fields(cls: type) -> tuple[str, ...]:
-    return tuple(sorted(f.name for f in dataclasses.fields(cls)))
+def _encoders(cls: type) -> tuple[tuple[str, Encoder], ...]:
+    """(field, encoder) in sorted field order; plain fields and card fields skip `_encode`'s
+    dispatch (an import encodes every event)."""
+    hints = typing.get_type_hints(cls)
+    return tuple((name, _encoder_for(hints[name]))
+                 for name in sorted(f.name for f in dataclasses.fields(cls)))
+
+
+def _encoder_for(hint: Any) -> Encoder:
+    plain = {int, str, bool, int | None, str | None}
+    if hint in plain:
+        return _same
+    if hint is Card:
+        return _card_code
+    if hint == tuple[Card, ...]:
+        return _card_codes
+    return _encode
+
+
+def _same(value: Any) -> JSON:
+    return value
+
+
+def _card_code(value: Any) -> JSON:
+    return _CODES[value.index]
+
+
+def _card_codes(value: Any) -> JSON:
+    return [_CODES[card.index] for card in value]
 
 
 def _encode(value: object) -> JSON:
@@ -44,7 +74,11 @@ def _encode(value: object) -> JSON:
     if kind is int or kind is str or kind is bool or value is None:
         return value
     if kind is tuple or kind is list:
-        return [_encode(item) for item in value]  # type: ignore[attr-defined]
+        items: Any = value
+        if items and type(items[0]) is Card:
+            # A hand, a table, a stock: cards all through (the hot path of an import).
+            return [_CODES[card.index] for card in items]
+        return [_encode(item) for item in items]
     if isinstance(value, Mapping):
         return {str(k): _encode(value[k]) for k in sorted(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -46,17 +46,15 @@ class StoredFact:
            event: object, stream_text: str | None = None) -> StoredFact:
         fact_class = FACT_OF[type(event)]
         fact = fact_class(originator_id=stream, originator_version=version)
-        # Record keys in sorted order (canonical.presorted_json relies on it).
-        record = {"class_version": fact_class.class_version, "data": encode(event),
-                  "previous_hash": previous_hash, "stream": stream_text or str(stream),
-                  "timestamp": timestamp, "type": fact_class.__name__, "version": version}
+        record = record_of(fact_class, version, timestamp, previous_hash, event,
+                           stream_text or str(stream))
         fact.__dict__.update(record)
         fact._record = record
         return fact
 
     def record(self) -> dict[str, JSON]:
         """The record as stored (without the identity columns the library keeps apart)."""
-        made = getattr(self, "_record", None)
+        made: dict[str, JSON] | None = getattr(self, "_record", None)
         if made is not None:
             return made
         return {k: v for k, v in vars(self).items()
@@ -64,6 +62,14 @@ class StoredFact:
 
     def to_domain(self) -> Any:
         return decode(self.domain_type, self.data, f"{self.type} (event {self.version})")
+
+
+def record_of(fact_class: type[StoredFact], version: int, timestamp: str, previous_hash: str,
+              event: object, stream: str) -> dict[str, JSON]:
+    """The record of `event`, keys in sorted order (canonical.presorted_json relies on it)."""
+    return {"class_version": fact_class.class_version, "data": encode(event),
+            "previous_hash": previous_hash, "stream": stream, "timestamp": timestamp,
+            "type": fact_class.__name__, "version": version}
 
 
 class MatchCreated(StoredFact):

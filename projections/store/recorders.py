@@ -108,8 +108,12 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
         """One executemany instead of the library's statement per row. Within the write
         transaction SQLite gives each new row the largest rowid plus one, so the notification
         ids are the last n rowids."""
+        hexes: dict[UUID | str, str] = {}
+        for s in stored_events:
+            if s.originator_id not in hexes:
+                hexes[s.originator_id] = _as_uuid(s.originator_id).hex
         c.executemany(self.insert_events_statement, [
-            (_as_uuid(s.originator_id).hex, s.originator_version, s.topic, s.state)
+            (hexes[s.originator_id], s.originator_version, s.topic, s.state)
             for s in stored_events])
         c.execute(self.select_max_notification_id_statement)
         last = int(c.fetchone()[0])

@@ -44,7 +44,7 @@ incidents = st.one_of(st.just(Incidents()), st.builds(Incidents, timeout_at=st.i
 
 
 @given(demos, incidents)
-@settings(max_examples=25)
+@settings(max_examples=max(10, settings.default.max_examples // 2))
 def test_a_bot_match_audits_clean_and_replay_rebuilds_its_live_state(
         demo: DemoMatch, trouble: Incidents) -> None:
     stream, live = play(demo, trouble)
@@ -59,7 +59,7 @@ def test_a_bot_match_audits_clean_and_replay_rebuilds_its_live_state(
 
 
 @given(demos, st.data())
-@settings(max_examples=25)
+@settings(max_examples=max(10, settings.default.max_examples // 2))
 def test_a_play_changed_in_the_record_is_found_from_that_event_on(demo: DemoMatch,
                                                               data: st.DataObject) -> None:
     stream, _ = play(demo, Incidents())

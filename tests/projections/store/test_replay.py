@@ -4,6 +4,7 @@ live, on both databases."""
 from __future__ import annotations
 
 from dataclasses import replace
+from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,8 +22,9 @@ from tests.projections.store.recording import START
 DEMOS = demo_set(Seed(b"\x42" * 16))
 
 
-def record(store: MatchStore, demo: DemoMatch, stop_after: int | None) -> Loaded:
-    stream = store.create_match(demo.setup, START)
+def record(store: MatchStore, demo: DemoMatch, stop_after: int | None,
+           match: UUID | None = None) -> Loaded:
+    stream = store.create_match(demo.setup, START, match)
     loaded = store.load(stream)
     table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), START
     actions = 0
@@ -39,7 +41,9 @@ def record(store: MatchStore, demo: DemoMatch, stop_after: int | None) -> Loaded
        trouble=st.sampled_from([Incidents(), Incidents(timeout_at=7), Incidents(abandon_at=11),
                                 Incidents(ruling_after=3)]),
        stop_after=st.none() | st.integers(0, 80))
-@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Each example records a whole match on a real database: a fifth of the profile's count.
+@settings(max_examples=max(6, settings.default.max_examples // 5),
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_stored_events_rebuild_the_live_state(backend: Backend, index: int, seed: int,
                                                   trouble: Incidents,
                                                   stop_after: int | None) -> None:
