@@ -12,8 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The main job: demo data recorded into the embedded SQLite store (var/verbale.db), verified.
+# (The viewer is not built yet; until it is, `run` also prints one simulated match.)
 run: $(STAMP)
 	$(BIN)/verbale simulate cirulla --seed 5eed0000000000000000000000000001 --players 2 --format 21pt
+	$(BIN)/verbale simulate matches --store
+	$(BIN)/verbale verify
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,7 +9,7 @@ Ties in denari, carte and primiera score for nobody (C10).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.cards import DECK, SETTEBELLO, Card, Rank
@@ -22,14 +22,34 @@ CATEGORIES = ("scope", "settebello", "primiera", "denari", "carte", "grande", "p
 PRIMIERA_VALUE = {Rank.SETTE: 21, Rank.SEI: 18, Rank.ASSO: 16, Rank.CINQUE: 15,
                   Rank.QUATTRO: 14, Rank.TRE: 13, Rank.DUE: 12, Rank.FANTE: 10,
                   Rank.CAVALLO: 10, Rank.RE: 10}
-_PRIMIERA_BY_INDEX = tuple(PRIMIERA_VALUE[c.rank] for c in DECK)
-# Per suit, the primiera value of each card of that suit and 0 for the others, by deck index.
-_PRIMIERA_OF_SUIT = tuple(tuple(v if i // 10 == s else 0 for i, v in enumerate(_PRIMIERA_BY_INDEX))
-                          for s in range(4))
 GRANDE = (DECK[7], DECK[8], DECK[9])
-_GRANDE = frozenset(GRANDE)
-_FIRST_COPPE = 10   # deck indices below 10 are the denari
 PICCOLA_SEQUENCE = tuple(DECK[0:7])   # asso .. 7 di denari
+
+# A pile is scored from its 40-bit mask (bit i = the card of deck index i): each category is
+# then a few integer operations and table look-ups per suit of 10 bits, not a pass per category.
+_BIT = tuple(1 << i for i in range(40))
+_SUIT_BITS = 0x3FF
+_GRANDE_BITS = sum(_BIT[c] for c in GRANDE)
+_SETTEBELLO_BIT = _BIT[SETTEBELLO]
+
+
+def _best_primiera(suit_bits: int) -> int:
+    return max((PRIMIERA_VALUE[Rank(r + 1)] for r in range(10) if suit_bits >> r & 1), default=0)
+
+
+def _run_from_ace(suit_bits: int) -> int:
+    run = 0
+    while run < 10 and suit_bits >> run & 1:
+        run += 1
+    return run
+
+
+_BEST_PRIMIERA = tuple(_best_primiera(m) for m in range(1 << 10))
+_RUN_FROM_ACE = tuple(_run_from_ace(m) for m in range(1 << 10))
+
+
+def pile_mask(cards: Iterable[Card]) -> int:
+    return sum(map(_BIT.__getitem__, set(cards)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +70,16 @@ class Breakdown:
         raise KeyError(category)
 
 
-def primiera_sum(cards: Sequence[Card]) -> int | None:
+def _primiera_of_mask(mask: int) -> int | None:
+    best = _BEST_PRIMIERA
+    parts = (best[mask & _SUIT_BITS], best[mask >> 10 & _SUIT_BITS],
+             best[mask >> 20 & _SUIT_BITS], best[mask >> 30 & _SUIT_BITS])
+    return None if 0 in parts else sum(parts)
+
+
+def primiera_sum(cards: Iterable[Card]) -> int | None:
     """The best card of each suit by primiera value, summed; None without all four suits."""
-    best = [max(map(of_suit.__getitem__, cards), default=0) for of_suit in _PRIMIERA_OF_SUIT]
-    if 0 in best:
-        return None
-    return sum(best)
+    return _primiera_of_mask(pile_mask(cards))
 
 
 def _primiera_count_key(cards: Sequence[Card]) -> tuple[int, int, int]:
@@ -67,9 +91,12 @@ def primiera_winner(piles: tuple[Sequence[Card], Sequence[Card]], rule: Primiera
     if rule is Primiera.CONTEGGIO:
         a, b = _primiera_count_key(piles[0]), _primiera_count_key(piles[1])
         return None if a == b else (0 if a > b else 1)
+    return _primiera_winner(primiera_sum(piles[0]), primiera_sum(piles[1]))
+
+
+def _primiera_winner(sa: int | None, sb: int | None) -> int | None:
     # 000: "vince la primiera il giocatore o coppia che mostra le 4 carte, una per ogni seme, la
     # cui somma di valori è maggiore": a side that cannot show four suits cannot win it.
-    sa, sb = primiera_sum(piles[0]), primiera_sum(piles[1])
     if (sa is None and sb is None) or sa == sb:
         return None
     if sb is None or (sa is not None and sa > sb):
@@ -77,14 +104,13 @@ def primiera_winner(piles: tuple[Sequence[Card], Sequence[Card]], rule: Primiera
     return 1
 
 
-def piccola_points(pile: Sequence[Card], up_to: int) -> int:
-    held = set(pile)
-    run = 0
-    for c in PICCOLA_SEQUENCE[:up_to]:
-        if c not in held:
-            break
-        run += 1
+def _piccola_of_mask(mask: int, up_to: int) -> int:
+    run = min(_RUN_FROM_ACE[mask & _SUIT_BITS], up_to)
     return run if run >= 3 else 0
+
+
+def piccola_points(pile: Iterable[Card], up_to: int) -> int:
+    return _piccola_of_mask(pile_mask(pile), up_to)
 
 
 def _one_point_to(winner: int | None) -> tuple[int, int]:
@@ -103,18 +129,23 @@ def _majority(a: int, b: int, threshold: int) -> int | None:
 
 def score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
           accusi: tuple[int, int], ruleset: Ruleset) -> Breakdown:
-    denari = tuple(sum(map(_FIRST_COPPE.__gt__, p)) for p in piles)
-    settebello = 0 if SETTEBELLO in piles[0] else (1 if SETTEBELLO in piles[1] else None)
-    grande = tuple(5 if _GRANDE.issubset(p) else 0 for p in piles)
-    piccola = tuple(piccola_points(p, ruleset.piccola_fino_al) for p in piles)
+    ma, mb = pile_mask(piles[0]), pile_mask(piles[1])
+    denari = ((ma & _SUIT_BITS).bit_count(), (mb & _SUIT_BITS).bit_count())
+    settebello = 0 if ma & _SETTEBELLO_BIT else (1 if mb & _SETTEBELLO_BIT else None)
+    if ruleset.primiera is Primiera.SOMMA:
+        primiera = _primiera_winner(_primiera_of_mask(ma), _primiera_of_mask(mb))
+    else:
+        primiera = primiera_winner(piles, ruleset.primiera)
+    up_to = ruleset.piccola_fino_al
     rows = (
         ("scope", scope[0], scope[1]),
         ("settebello", *_one_point_to(settebello)),
-        ("primiera", *_one_point_to(primiera_winner(piles, ruleset.primiera))),
+        ("primiera", *_one_point_to(primiera)),
         ("denari", *_one_point_to(_majority(denari[0], denari[1], 6))),
         ("carte", *_one_point_to(_majority(len(piles[0]), len(piles[1]), 21))),
-        ("grande", grande[0], grande[1]),
-        ("piccola", piccola[0], piccola[1]),
+        ("grande", 5 if ma & _GRANDE_BITS == _GRANDE_BITS else 0,
+         5 if mb & _GRANDE_BITS == _GRANDE_BITS else 0),
+        ("piccola", _piccola_of_mask(ma, up_to), _piccola_of_mask(mb, up_to)),
         ("accusi", accusi[0], accusi[1]),
     )
     cappotto = 0 if denari[0] == 10 else (1 if denari[1] == 10 else None)

@@ -17,8 +17,16 @@ from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
 from domain.record.decide import decide
 from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.events import TimeoutRecorded
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Incidents, Table, play_locally
+from domain.record.tournament import (
+    ScheduleMatch,
+    TournamentState,
+    decide_creation,
+    decide_schedule,
+    evolve_tournament,
+)
 from domain.shuffle import Seed
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
@@ -139,3 +147,30 @@ def test_an_annulled_smazzata_no_longer_counts_in_the_result() -> None:
     without = CATALOG["cirulla"].standing(final.created.match_format,  # type: ignore[union-attr]
                                           final.results[1:], (0, 0))
     assert restated.scores == without.scores  # type: ignore[union-attr]
+
+
+def test_a_timeout_the_clock_does_not_justify_is_flagged_by_the_audit() -> None:
+    """'a timeout must be justified by the match's time control and the timestamps'."""
+    stream, _ = play(DEMOS[0], Incidents(timeout_at=6))
+    at_timeout = next(i for i, (e, _) in enumerate(stream) if isinstance(e, TimeoutRecorded))
+    early = stream[at_timeout - 1][1] + timedelta(seconds=20)
+    fact = stream[at_timeout][0]
+    assert isinstance(fact, TimeoutRecorded)
+    # A forger moves the action 20 s after the previous event and fixes the reading to match.
+    stream = [(e, early if i >= at_timeout else at) for i, (e, at) in enumerate(stream)]
+    stream[at_timeout] = (replace(fact, elapsed_ms=20_000), early)
+    report = audit(CATALOG, stream)
+    assert [(f.version, f.check) for f in report.findings] == [(at_timeout + 1, "timeout")]
+
+
+def test_a_tournament_table_holds_one_match_per_round() -> None:
+    state = TournamentState()
+    for event in decide_creation(state, "Coppa", "cirulla"):
+        state = evolve_tournament(state, event)
+    for event in decide_schedule(state, ScheduleMatch(1, 1, "m-1")):
+        state = evolve_tournament(state, event)
+    with pytest.raises(RuleViolation, match="already holds match m-1"):
+        decide_schedule(state, ScheduleMatch(1, 1, "m-2"))
+    with pytest.raises(RuleViolation, match="already scheduled"):
+        decide_schedule(state, ScheduleMatch(2, 1, "m-1"))
+    assert state.matches_of_round(1) == {1: "m-1"}
