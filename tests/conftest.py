@@ -1,7 +1,8 @@
 """Hypothesis profiles: the example count of heavy property runs scales by a setting.
 
 VERBALE_HYPOTHESIS_PROFILE=dev (default) keeps `make test` within minutes here; `ci` is used when
-CI=true; `deep` is for long local runs. Tests that need many examples multiply the profile's max_examples.
+CI=true; `deep` is for long local runs. Tests that need many examples multiply the
+profile's max_examples.
 """
 
 from __future__ import annotations
