@@ -2,12 +2,14 @@
 
 Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positions P]
 
-1. Complete 2-player smazzate per second with random legal play, one core: the seeded deal
-   (per-smazzata seed from a match seed, HMAC-SHA256 Fisher-Yates), the dealer's accuso, the
-   automatic accuso of each hand of three, `legal_plays` before every play and a uniformly random
-   legal play, the matta, scope, new hands from the stock, the end (C9) and the score breakdown.
-   Same-run baseline: the same loop choosing from the brute-force enumerator of
-   domain/cirulla/reference.py instead of `legal_plays`.
+1. Complete 2-player smazzate per second with random legal play, one core: the deal (with its
+   redeals), the dealer's accuso, the automatic accuso of each hand of three, `legal_plays`
+   before every play and a uniformly random legal play, the matta, scope, new hands from the
+   stock, the end (C9) and the score breakdown. Two deck sources: "engine", decks shuffled by
+   `random.Random` as public Cirulla engines do (the like-for-like comparison), and
+   "verifiable", the seeded shuffle of a record (per-smazzata seed, HMAC-SHA256 Fisher-Yates,
+   docs/shuffle.md). Same-run baseline: the engine loop choosing from the brute-force enumerator
+   of domain/cirulla/reference.py instead of `legal_plays`.
 2. `legal_plays` calls per second on random positions with 6, 8 and 10 table cards and a hand of
    three, against the brute-force enumerator on the same positions in the same process:
    "cold" clears the capture caches before the run (every position new to the engine), "warm"
@@ -24,17 +26,18 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import count
 
 from domain.cards import DECK, Card
 from domain.cirulla.captures import clear_caches, legal_plays
-from domain.cirulla.engine import apply_play, deal_events, evolve, follow_up, turn_starts
+from domain.cirulla.engine import apply_play, deal_from, evolve, follow_up, turn_starts
 from domain.cirulla.reference import reference_legal_plays
 from domain.cirulla.ruleset import STANDARD
-from domain.cirulla.state import CirullaState, empty_state, table_order
+from domain.cirulla.state import CirullaState, empty_state, table_order, taken
 from domain.match_seed import smazzata_seed
 from domain.seating import Seating
-from domain.shuffle import Seed
+from domain.shuffle import Seed, shuffled_deck
 
 SEATING = Seating(2)
 HAND_ROUND = 3 * SEATING.players
@@ -53,9 +56,25 @@ def brute_force_choice(state: CirullaState,
     return plays[int(rand() * len(plays))]
 
 
-def smazzata(seed: Seed, rand: Callable[[], float], choose: Chooser) -> CirullaState:
+DeckSource = Callable[[], Iterator[tuple[Card, ...]]]
+
+
+def seeded(seed: Seed) -> DeckSource:
+    return lambda: (shuffled_deck(seed, attempt) for attempt in count())
+
+
+def python_random(rng: random.Random) -> DeckSource:
+    def decks() -> Iterator[tuple[Card, ...]]:
+        while True:
+            deck = list(DECK)
+            rng.shuffle(deck)
+            yield tuple(deck)
+    return decks
+
+
+def smazzata(decks: DeckSource, rand: Callable[[], float], choose: Chooser) -> CirullaState:
     state = empty_state(STANDARD, SEATING)
-    for event in deal_events(STANDARD, SEATING, 0, 1, seed):
+    for event in deal_from(STANDARD, SEATING, 0, 1, "", decks()):
         state = evolve(state, event)
     players = SEATING.players
     while not state.finished:
@@ -72,26 +91,26 @@ def smazzata(seed: Seed, rand: Callable[[], float], choose: Chooser) -> CirullaS
     return state
 
 
-def smazzate_per_second(seeds: Sequence[Seed], choose: Chooser, rng_seed: int) -> float:
+def smazzate_per_second(sources: Sequence[DeckSource], choose: Chooser, rng_seed: int) -> float:
     rand = random.Random(rng_seed).random
     start = time.perf_counter()
-    for seed in seeds:
-        smazzata(seed, rand, choose)
-    return len(seeds) / (time.perf_counter() - start)
+    for decks in sources:
+        smazzata(decks, rand, choose)
+    return len(sources) / (time.perf_counter() - start)
 
 
 def check_smazzate(seeds: Sequence[Seed]) -> None:
     """The engine and the brute force, fed the same random numbers, play the same smazzate."""
     for number, seed in enumerate(seeds):
-        engine = smazzata(seed, random.Random(number).random, _sorted_engine_choice)
-        brute = smazzata(seed, random.Random(number).random, brute_force_choice)
+        engine = smazzata(seeded(seed), random.Random(number).random, _sorted_engine_choice)
+        brute = smazzata(seeded(seed), random.Random(number).random, brute_force_choice)
         if engine != brute:
             raise SystemExit(f"engine and brute force differ on smazzata {number}")
 
 
 def _sorted_engine_choice(state: CirullaState,
                           rand: Callable[[], float]) -> tuple[Card, tuple[Card, ...]]:
-    plays = sorted((p.card, p.taken) for p in legal_plays(state))
+    plays = sorted((p[0], taken(p)) for p in legal_plays(state))
     card, taken = plays[int(rand() * len(plays))]
     return card, taken
 
@@ -129,7 +148,7 @@ def brute_force_calls(positions: Sequence[CirullaState]) -> float:
 
 def check_positions(positions: Sequence[CirullaState]) -> None:
     for number, p in enumerate(positions):
-        engine = {(play.card, play.taken) for play in legal_plays(p)}
+        engine = {(play[0], taken(play)) for play in legal_plays(p)}
         brute = reference_legal_plays(p.table, p.hands[0], p.ruleset, p.matta_value)
         if engine != set(brute):
             raise SystemExit(f"legal plays differ from the brute force on position {number}")
@@ -161,16 +180,22 @@ def main() -> None:
     print(f"machine: {machine()}")
     check_smazzate(seeds[:200])
     print("check: engine == brute force on 200 smazzate played with the same random numbers")
-    smazzate_per_second(seeds, engine_choice, 0)   # warm-up: the capture caches fill
-    engine_runs, brute_runs = [], []
+    verifiable = [seeded(seed) for seed in seeds]
+    shuffler = random.Random(11)
+    engine_decks = [python_random(shuffler)] * args.smazzate
+    smazzate_per_second(verifiable, engine_choice, 0)   # warm-up: the capture caches fill
+    runs: dict[str, list[float]] = {"engine": [], "verifiable": [], "brute": []}
     for run in range(args.runs):
-        engine_runs.append(smazzate_per_second(seeds, engine_choice, run))
-        brute_runs.append(smazzate_per_second(seeds[: max(1, args.smazzate // 20)],
-                                              brute_force_choice, run))
-    engine, brute = statistics.median(engine_runs), statistics.median(brute_runs)
-    print(f"smazzate/s  engine {engine:,.0f}  (runs {min(engine_runs):,.0f}..."
-          f"{max(engine_runs):,.0f})  brute-force chooser {brute:,.0f}  "
-          f"ratio {engine / brute:.1f}x")
+        runs["engine"].append(smazzate_per_second(engine_decks, engine_choice, run))
+        runs["verifiable"].append(smazzate_per_second(verifiable, engine_choice, run))
+        runs["brute"].append(smazzate_per_second(engine_decks[: max(1, args.smazzate // 20)],
+                                                 brute_force_choice, run))
+    brute = statistics.median(runs["brute"])
+    for case in ("engine", "verifiable"):
+        figure = statistics.median(runs[case])
+        print(f"smazzate/s  {case:<10} {figure:,.0f}  (runs {min(runs[case]):,.0f}..."
+              f"{max(runs[case]):,.0f})  = {figure / brute:.1f}x the brute-force chooser")
+    print(f"smazzate/s  brute-force chooser {brute:,.0f}")
     rng = random.Random(7)
     for size in (6, 8, 10):
         positions = random_positions(size, args.positions, rng)

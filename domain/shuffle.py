@@ -106,9 +106,15 @@ _WORDS_PER_BLOCK = 8
 
 
 def _block_words(seed: Seed, attempt: int, first: int, count: int) -> list[int]:
-    prefix = _DEAL_TAG + attempt.to_bytes(4, "big")
-    data = b"".join(hmac.digest(seed.value, prefix + k.to_bytes(8, "big"), "sha256")
-                    for k in range(first, first + count))
+    # The keyed HMAC state is prepared once and copied per block: the same bytes as
+    # hmac.digest(seed, message) per block, without re-keying every time.
+    keyed = hmac.new(seed.value, _DEAL_TAG + attempt.to_bytes(4, "big"), "sha256")
+    blocks = []
+    for k in range(first, first + count):
+        block = keyed.copy()
+        block.update(k.to_bytes(8, "big"))
+        blocks.append(block.digest())
+    data = b"".join(blocks)
     unpack = _FIRST_BLOCKS.unpack if count == 5 else struct.Struct(f">{count * 8}I").unpack
     return list(unpack(data))
 

@@ -11,7 +11,7 @@ from domain.cirulla.bot import choose
 from domain.cirulla.captures import legal_plays_on
 from domain.cirulla.match import iter_match
 from domain.cirulla.ruleset import Ruleset, RulesetError, option_help, ruleset_from_options
-from domain.cirulla.state import Play
+from domain.cirulla.state import Play, notation, taken
 from domain.match_format import MatchFormat, MatchFormatError, match_status
 from domain.seating import Seating
 from domain.shuffle import Seed, SeedError
@@ -116,9 +116,9 @@ def legal_cirulla(table_text: str, hand_text: str, options: tuple[str, ...],
         click.echo(json.dumps([_play_json(p) for p in plays], ensure_ascii=False))
         return
     for play in plays:
-        click.echo(play.notation())
+        click.echo(notation(play))
 
 
 def _play_json(play: Play) -> dict[str, object]:
-    return {"card": play.card.code, "capture": [c.code for c in play.taken],
-            "notation": play.notation()}
+    return {"card": play[0].code, "capture": [c.code for c in taken(play)],
+            "notation": notation(play)}

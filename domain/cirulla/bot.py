@@ -12,15 +12,16 @@ from domain.cirulla.state import CirullaState, Play
 
 
 def _capture_worth(play: Play, table_size: int) -> tuple[int, int, int, int]:
-    cards = (*play.capture, play.card)
-    scopa = 1 if len(play.capture) == table_size else 0
+    card, capture = play
+    cards = (*capture, card)
+    scopa = 1 if len(capture) == table_size else 0
     settebello = 1 if SETTEBELLO in cards else 0
     denari = sum(1 for c in cards if c.suit is Suit.DENARI)
     return (scopa, settebello, denari, len(cards))
 
 
 def _discard_cost(play: Play) -> tuple[int, int, int]:
-    card = play.card
+    card = play[0]
     # Keep denari and sevens; throw high figures, which are hard to make 15 with.
     return (1 if card.suit is Suit.DENARI else 0, 1 if card.value == 7 else 0, -card.value)
 
@@ -29,7 +30,7 @@ def choose(state: CirullaState) -> Play:
     plays = legal_plays(state)
     if not plays:
         raise ValueError("no legal play: the smazzata is over or not dealt")
-    captures = [p for p in plays if p.capture]
+    captures = [p for p in plays if p[1]]
     if captures:
         return max(captures, key=lambda p: _capture_worth(p, len(state.table)))
     return min(plays, key=_discard_cost)

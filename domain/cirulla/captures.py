@@ -126,9 +126,9 @@ def legal_plays(state: CirullaState) -> list[Play]:
         if getters:
             capturing = True
             for get in getters:
-                append(_new_play(Play, (card, get(table))))
+                append((card, get(table)))
         else:
-            append(_new_play(Play, (card, ())))
+            append((card, ()))
     if capturing and ruleset.presa_obbligata is PresaObbligata.MANO:
         return [p for p in plays if p[1]]
     return plays
@@ -141,7 +141,6 @@ def plays_for_hand(hand: tuple[Card, ...], state: CirullaState) -> list[Play]:
     return legal_plays(state._replace(hands=hands, dealt=True, finished=False))
 
 
-_new_play = tuple.__new__   # Play(card, capture) without the NamedTuple's Python-level __new__
 
 
 def legal_plays_on(table: tuple[Card, ...], hand: tuple[Card, ...], ruleset: Ruleset,

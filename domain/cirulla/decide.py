@@ -17,7 +17,7 @@ from domain.cirulla.engine import (
     is_scopa,
 )
 from domain.cirulla.ruleset import Accuso, Ruleset
-from domain.cirulla.state import CirullaState, Play, empty_state
+from domain.cirulla.state import CirullaState, Play, empty_state, notation, taken
 from domain.events import AccusoDeclared, CardPlayed, PlayEvent
 from domain.game import Command, DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Seating
@@ -67,11 +67,12 @@ def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
             raise RuleViolation("C8 accuso obbligatorio", f"seat {command.seat} must declare "
                                 f"the {pending.kind} before playing")
     play = _checked_play(state, command)
-    scopa = is_scopa(state, play.capture)
-    matta_value = state.matta_value if play.card is MATTA else None
-    played = CardPlayed(seat=command.seat, card=play.card, capture=play.capture,
+    card, capture = play
+    scopa = is_scopa(state, capture)
+    matta_value = state.matta_value if card is MATTA else None
+    played = CardPlayed(seat=command.seat, card=card, capture=capture,
                         matta_value=matta_value, scopa=scopa)
-    following, _ = after_play(apply_play(state, play.card, play.capture))
+    following, _ = after_play(apply_play(state, card, capture))
     return (played, *following)
 
 
@@ -84,10 +85,10 @@ def _checked_play(state: CirullaState, command: PlayCard) -> Play:
         raise RuleViolation("C14 matta", f"the matta is worth {state.value_of(MATTA)} now, "
                             f"not {command.matta_value}")
     wanted = tuple(sorted(command.capture))
-    legal = [p for p in legal_plays(state) if p.card is command.card]
+    legal = [p for p in legal_plays(state) if p[0] is command.card]
     for play in legal:
-        if play.taken == wanted:
-            return Play(play.card, wanted)
+        if taken(play) == wanted:
+            return (play[0], wanted)
     if not wanted:
         rule = "C16 presa obbligata"
     else:
@@ -96,7 +97,7 @@ def _checked_play(state: CirullaState, command: PlayCard) -> Play:
 
 
 def _refusal(command: PlayCard, wanted: tuple[object, ...], legal: list[Play]) -> str:
-    options = "; ".join(p.notation() for p in legal) or "none (another card must capture)"
+    options = "; ".join(notation(p) for p in legal) or "none (another card must capture)"
     what = "discard" if not wanted else f"capture {' '.join(str(c) for c in wanted)}"
     return f"{command.card.code} cannot {what}: its legal plays are {options}"
 

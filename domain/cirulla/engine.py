@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left
-from itertools import compress
+from collections.abc import Iterator
+from itertools import compress, count
 
 from domain.cards import DECK, MATTA, Card
 from domain.cirulla.accusi import (
@@ -27,6 +28,7 @@ from domain.cirulla.state import (
     AccusoRecord,
     CirullaState,
     Play,
+    taken,
 )
 from domain.events import (
     AccusoDeclared,
@@ -46,12 +48,18 @@ _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 
 def deal_events(ruleset: Ruleset, seating: Seating, dealer: int, number: int,
                 seed: Seed) -> tuple[PlayEvent, ...]:
-    """The deal of smazzata `number`: every attempt until one stands, then the dealer's accuso."""
+    """The deal of smazzata `number`: every attempt until one stands, then the accusi it makes."""
+    return deal_from(ruleset, seating, dealer, number, commitment(seed),
+                     (shuffled_deck(seed, attempt) for attempt in count()))
+
+
+def deal_from(ruleset: Ruleset, seating: Seating, dealer: int, number: int, promise: str,
+              decks: Iterator[tuple[Card, ...]]) -> tuple[PlayEvent, ...]:
+    """The deal from a source of shuffled decks (one per attempt): the seeded shuffle for a
+    record; any other for a simulation that needs no audit trail."""
     events: list[PlayEvent] = []
-    promise = commitment(seed)
-    attempt = 0
-    while True:
-        hands, table, stock = distribute(shuffled_deck(seed, attempt), ruleset, seating, dealer)
+    for attempt, deck in enumerate(decks):
+        hands, table, stock = distribute(deck, ruleset, seating, dealer)
         events.append(SmazzataDealt(number=number, dealer=dealer, attempt=attempt,
                                     seed_commitment=promise, hands=hands, table=table,
                                     stock=stock))
@@ -59,7 +67,6 @@ def deal_events(ruleset: Ruleset, seating: Seating, dealer: int, number: int,
         if reason is None:
             break
         events.append(DealAnnulled(number=number, attempt=attempt, reason=reason))
-        attempt += 1
     option = dealer_accuso(table)
     if option is not None:
         events.append(_accuso_event(dealer, option, table))
@@ -177,8 +184,17 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     (ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
      seat, plays, matta_value, matta_until, declared, last_capture_side, _, _) = state
     hand = hands[seat]
-    at = hand.index(card)
-    hands = hands[:seat] + (hand[:at] + hand[at + 1:],) + hands[seat + 1:]
+    # A hand holds at most three cards: cut the played one without searching for it.
+    if hand[0] is card:
+        hand = hand[1:]
+    elif hand[-1] is card:
+        hand = hand[:-1]
+    else:
+        hand = (hand[0], hand[2]) if len(hand) == 3 else tuple(c for c in hand if c is not card)
+    if len(hands) == 2:
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    else:
+        hands = hands[:seat] + (hand,) + hands[seat + 1:]
     if capture:
         side = seat & 1
         if len(capture) == len(table):
@@ -239,12 +255,15 @@ def follow_up(state: CirullaState) -> PlayEvent | None:
 def turn_starts(state: CirullaState) -> AccusoDeclared | None:
     """C8 'automatico': 'il sistema effettua l'accuso automaticamente' for the seat whose turn
     begins with three cards, so the plays it is offered already count the matta's new value."""
-    if state.ruleset.accuso is not Accuso.AUTOMATICO or state.finished:
+    ruleset = state.ruleset
+    if ruleset.accuso is not Accuso.AUTOMATICO or state.finished:
         return None
     seat = state.to_move
-    if len(state.hands[seat]) != 3:
+    hand = state.hands[seat]
+    if len(hand) != 3 or state.declared[seat]:
         return None
-    return auto_accuso(state, seat)
+    option = best_accuso(player_accusi(hand, ruleset))
+    return None if option is None else _accuso_event(seat, option, hand)
 
 
 def after_play(state: CirullaState) -> tuple[tuple[PlayEvent, ...], CirullaState]:
@@ -294,8 +313,9 @@ def captures_for(state: CirullaState, card: Card) -> list[tuple[Card, ...]]:
 
 def play_events(state: CirullaState, play: Play) -> tuple[CardPlayed, CirullaState]:
     """The CardPlayed event of an already-checked play and the state after it."""
-    scopa = is_scopa(state, play.capture)
-    matta_value = state.matta_value if play.card is MATTA else None
-    event = CardPlayed(seat=state.to_move, card=play.card, capture=play.taken,
+    card, capture = play
+    scopa = is_scopa(state, capture)
+    matta_value = state.matta_value if card is MATTA else None
+    event = CardPlayed(seat=state.to_move, card=card, capture=taken(play),
                        matta_value=matta_value, scopa=scopa)
-    return event, apply_play(state, play.card, play.capture)
+    return event, apply_play(state, card, capture)

@@ -14,7 +14,7 @@ from domain.cirulla.decide import ENGINE
 from domain.cirulla.engine import auto_accuso, smazzata_score
 from domain.cirulla.ruleset import Ruleset
 from domain.cirulla.scoring import Breakdown
-from domain.cirulla.state import CirullaState, Play
+from domain.cirulla.state import CirullaState, Play, taken
 from domain.events import PlayEvent
 from domain.game import Command, DeclareAccuso, PlayCard
 from domain.match_format import MatchFormat, MatchStatus, SmazzataResult, match_status
@@ -53,7 +53,7 @@ def as_command(chooser: Chooser) -> Callable[[CirullaState], Command]:
         if accuso is not None:
             return DeclareAccuso(seat, accuso.kind, accuso.matta_value)
         play = chooser(state)
-        return PlayCard(seat, play.card, play.taken)
+        return PlayCard(seat, play[0], taken(play))
     return command
 
 

@@ -33,7 +33,7 @@ def cirulla_bot(state: object) -> Command:
     if pending is not None:
         return DeclareAccuso(state.to_move, pending.kind)
     play = choose(state)
-    return PlayCard(state.to_move, play.card, play.capture)
+    return PlayCard(state.to_move, play[0], play[1])
 
 
 def briscola_bot(state: object) -> Command:

@@ -315,7 +315,23 @@ def test_words_at_or_above_the_limit_are_skipped(monkeypatch: pytest.MonkeyPatch
         k = int.from_bytes(msg[-8:], "big")
         return _block(crafted[8 * k:8 * k + 8])
 
-    monkeypatch.setattr(shuffle_module, "hmac", SimpleNamespace(digest=fake_digest))
+    class FakeKeyed:
+        """hmac.new(key, msg, digest) with copy/update/digest, over fake_digest."""
+
+        def __init__(self, key: bytes, msg: bytes, digest: str) -> None:
+            self.key, self.msg, self.kind = key, msg, digest
+
+        def copy(self) -> FakeKeyed:
+            return FakeKeyed(self.key, self.msg, self.kind)
+
+        def update(self, more: bytes) -> None:
+            self.msg += more
+
+        def digest(self) -> bytes:
+            return fake_digest(self.key, self.msg, self.kind)
+
+    monkeypatch.setattr(shuffle_module, "hmac", SimpleNamespace(digest=fake_digest,
+                                                                new=FakeKeyed))
     expected = list(range(40))
     swaps = [(39, 5), (38, (2**32 - 23) % 39)] + [(i, 0) for i in range(37, 0, -1)]
     for i, j in swaps:

@@ -145,5 +145,5 @@ def random_smazzata(ruleset: Ruleset, seating_players: int, seed: Seed, rng: ran
             state = fold(state, decide(state, declare))
         deciding.append(state)
         chosen = rng.choice(legal_plays(state))
-        state = fold(state, decide(state, PlayCard(state.to_move, chosen.card, chosen.capture)))
+        state = fold(state, decide(state, PlayCard(state.to_move, chosen[0], chosen[1])))
     return Played(initial, tuple(events), tuple(states), tuple(deciding))

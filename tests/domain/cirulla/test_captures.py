@@ -12,6 +12,7 @@ from domain.cards import DECK, MATTA, Card, Rank, parse_cards
 from domain.cirulla.captures import legal_plays, legal_plays_on
 from domain.cirulla.reference import reference_legal_plays
 from domain.cirulla.ruleset import STANDARD, AssoSuAsso, PresaObbligata, Ruleset
+from domain.cirulla.state import notation, taken
 from tests.domain.cirulla.helpers import position, rulesets
 
 LIBERO = replace(STANDARD, asso_su_asso=AssoSuAsso.LIBERO)
@@ -22,7 +23,7 @@ def plays_on(table: str, hand: str, ruleset: Ruleset = STANDARD,
              matta_value: int | None = None) -> set[str]:
     """The legal plays in the notation of `verbale legal` (`4d x 4c 7b`; `4d` a discard)."""
     found = legal_plays_on(parse_cards(table), parse_cards(hand), ruleset, matta_value)
-    notations = [p.notation() for p in found]
+    notations = [notation(p) for p in found]
     assert len(notations) == len(set(notations)), "a play is listed twice"
     return set(notations)
 
@@ -168,7 +169,7 @@ def test_legal_plays_on_equals_every_subset_filtered_by_the_text(
     """Rules a) to d) with every option: the engine against reference.py's brute force."""
     hand = [c for c in hand if c not in table] or [c for c in DECK if c not in table][:1]
     matta = matta_value if MATTA in (*table, *hand) else None
-    engine = {(p.card, p.taken) for p in legal_plays_on(tuple(table), tuple(hand), ruleset,
+    engine = {(p[0], taken(p)) for p in legal_plays_on(tuple(table), tuple(hand), ruleset,
                                                           matta)}
     assert engine == reference_legal_plays(table, hand, ruleset, matta)
 
@@ -177,7 +178,7 @@ def test_legal_plays_of_a_state_are_those_of_the_seat_to_move() -> None:
     """"Il giocatore seduto alla destra del mazziere è il giocatore di mano, cioè il primo a
     dover effettuare la giocata": only that seat's cards are offered."""
     state = position(["5d Fs Rb", "5c 2b 3b"], "5b 4c Cs 6s")
-    assert {p.card for p in legal_plays(state)} == set(parse_cards("5d Fs Rb"))
+    assert {p[0] for p in legal_plays(state)} == set(parse_cards("5d Fs Rb"))
     assert legal_plays(state._replace(finished=True)) == []
 
 

@@ -11,7 +11,7 @@ from domain.cirulla.accusi import CIRULLA, DECINO
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.decide import ENGINE, decide
 from domain.cirulla.ruleset import STANDARD, Accuso
-from domain.cirulla.state import CirullaState, empty_state
+from domain.cirulla.state import CirullaState, empty_state, notation, taken
 from domain.events import AccusoDeclared, CardPlayed, HandDealt
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Direction, Seating
@@ -42,7 +42,7 @@ def test_dopo_la_giocata_la_mano_passa_al_successivo_in_senso_antiorario() -> No
         violation = refused(state, card_play(wrong, state.hands[wrong][0].code))
         assert violation.rule == "turn order" and f"seat {wrong}" in violation.message
         first = legal_plays(state)[0]
-        state, _ = run(state, PlayCard(seat, first.card, first.capture))
+        state, _ = run(state, PlayCard(seat, first[0], first[1]))
     assert state.to_move == 0
 
 
@@ -195,7 +195,7 @@ def test_every_legal_play_is_accepted_by_decide_under_the_automatic_accuso() -> 
     state = position(["Rd 3c 4c", "7c 2d 5b"], "Cs 6c")
     state, _ = play(state, "Rd")                           # nothing to take: dropped
     assert state.to_move == 1 and state.value_of(MATTA) == 1
-    offered = {p.notation() for p in legal_plays(state)}
+    offered = {notation(p) for p in legal_plays(state)}
     assert "7c x Rd 6c Cs" in offered and "7c" not in offered
     for p in legal_plays(state):
-        decide(state, PlayCard(1, p.card, p.taken))
+        decide(state, PlayCard(1, p[0], taken(p)))

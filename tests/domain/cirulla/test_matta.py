@@ -9,7 +9,7 @@ from domain.cards import DECK, MATTA
 from domain.cirulla.accusi import CIRULLA, DECINO, QUINDICI, TRENTA, dealer_accuso
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.ruleset import STANDARD, Accuso, MattaDurata
-from domain.cirulla.state import CirullaState
+from domain.cirulla.state import CirullaState, notation
 from domain.events import AccusoDeclared, CardPlayed
 from domain.game import DeclareAccuso
 from tests.domain.cirulla.helpers import cards, play, position, run
@@ -19,7 +19,7 @@ PER_SMAZZATA = replace(FACOLTATIVO, matta_durata=MattaDurata.SMAZZATA)
 
 
 def notations(state: CirullaState) -> set[str]:
-    return {p.notation() for p in legal_plays(state)}
+    return {notation(p) for p in legal_plays(state)}
 
 
 def test_la_matta_vale_da_1_a_10_soltanto_se_consente_un_accuso() -> None:

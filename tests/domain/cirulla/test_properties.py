@@ -21,7 +21,7 @@ from domain.cirulla.decide import ENGINE
 from domain.cirulla.engine import deal_events, follow_up, play_events, smazzata_score
 from domain.cirulla.reference import reference_captures, reference_legal_plays
 from domain.cirulla.ruleset import PresaObbligata, Ruleset
-from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, Play, empty_state
+from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, empty_state, taken
 from domain.events import AccusoDeclared, CardPlayed, PlayEvent, SmazzataDealt, SmazzataEnded
 from domain.game import replay
 from domain.seating import Seating
@@ -61,8 +61,8 @@ def test_all_40_cards_are_accounted_for_at_every_step(ruleset: Ruleset, table: i
         assert _every_card(state) == list(DECK)
         if isinstance(event, AccusoDeclared) and event.kind in DEALER_KINDS:
             dealer_cards.append((state.seating.side_of(event.seat), event.cards))
-        for side, taken in dealer_cards:
-            assert set(taken) <= set(state.captured[side])
+        for side, shown in dealer_cards:
+            assert set(shown) <= set(state.captured[side])
         assert state.table_values == tuple(state.value_of(c) for c in state.table)
     final = played.final
     assert final.finished and final.plays == PLAYS_PER_SMAZZATA
@@ -81,7 +81,7 @@ def test_legal_plays_equal_the_brute_force_of_the_text(ruleset: Ruleset, table: 
         hand = state.hands[state.to_move]
         engine = legal_plays(state)
         assert len(engine) == len(set(engine))
-        assert {(p.card, p.taken) for p in engine} == reference_legal_plays(
+        assert {(p[0], taken(p)) for p in engine} == reference_legal_plays(
             state.table, hand, ruleset, state.matta_value)
 
 
@@ -128,7 +128,7 @@ def test_replaying_the_events_gives_the_live_state(ruleset: Ruleset, table: int,
     assert replay(ENGINE, start, played.events) == played.final
     for state, event in _before(played):
         if isinstance(event, CardPlayed):
-            again, after = play_events(state, Play(event.card, event.capture))
+            again, after = play_events(state, (event.card, event.capture))
             assert again == event
             following = follow_up(after)
             assert following is None or following in played.events
