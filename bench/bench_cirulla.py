@@ -111,8 +111,7 @@ def check_smazzate(seeds: Sequence[Seed]) -> None:
 def _sorted_engine_choice(state: CirullaState,
                           rand: Callable[[], float]) -> tuple[Card, tuple[Card, ...]]:
     plays = sorted((p[0], taken(p)) for p in legal_plays(state))
-    card, taken = plays[int(rand() * len(plays))]
-    return card, taken
+    return plays[int(rand() * len(plays))]
 
 
 # ---- legal plays on random positions --------------------------------------------------------
