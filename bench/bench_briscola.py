@@ -16,14 +16,13 @@ must agree on every final score.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bench.machine import machine
 from domain.briscola.scoring import breakdown
 from domain.briscola.state import BriscolaRules, deal_deck, legal_plays, play
 from domain.cards import DECK, Card, Rank
@@ -146,17 +145,6 @@ def check_agreement(count: int) -> None:
         theirs = naive_smazzata(deck, random.Random(number).random)
         if ours != theirs or sum(ours) != 120:
             raise SystemExit(f"engine {ours} and naive {theirs} disagree on deck {number}")
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            model = next((line.split(":", 1)[1].strip() for line in info
-                          if line.startswith("model name")), model)
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores (nproc), {model}, Python {platform.python_version()}"
 
 
 def main() -> None:

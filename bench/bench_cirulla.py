@@ -21,14 +21,13 @@ Each figure is the median of R runs.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import count
 
+from bench.machine import machine
 from domain.cards import DECK, Card
 from domain.cirulla.captures import clear_caches, legal_plays
 from domain.cirulla.engine import apply_play, deal_from, evolve, follow_up, turn_starts
@@ -154,19 +153,6 @@ def check_positions(positions: Sequence[CirullaState]) -> None:
 
 
 # ---- report -----------------------------------------------------------------------------------
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}"
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
