@@ -20,7 +20,7 @@ from domain.seating import Seating
 
 def render_smazzata(played: SmazzataPlayed, seating: Seating, style: Style) -> Iterator[str]:
     yield ""
-    yield (f"== Smazzata {played.number + 1}: mazziere seat {played.dealer}, "
+    yield (f"== Smazzata {played.number + 1}: mazziere posto {played.dealer}, "
            f"seme {played.seed.hex} (impegno {played.seed.commitment()[:16]}...)")
     for event in played.events:
         line = render_event(event, seating, style)
@@ -41,17 +41,17 @@ def _cards(cards: tuple[Card, ...], style: Style) -> str:
 
 def render_event(event: PlayEvent, seating: Seating, style: Style) -> str | None:
     if isinstance(event, SmazzataDealt):
-        hands = "; ".join(f"seat {s}: {_cards(h, style)}" for s, h in enumerate(event.hands))
+        hands = "; ".join(f"posto {s}: {_cards(h, style)}" for s, h in enumerate(event.hands))
         return (f"   Distribuzione (tentativo {event.attempt}): {hands}; "
                 f"tavola: {_cards(event.table, style)}")
     if isinstance(event, DealAnnulled):
         return f"   A monte: {event.reason}"
     if isinstance(event, HandDealt):
-        hands = "; ".join(f"seat {s}: {_cards(h, style)}" for s, h in enumerate(event.hands))
+        hands = "; ".join(f"posto {s}: {_cards(h, style)}" for s, h in enumerate(event.hands))
         return f"   Nuova mano dal mazzo: {hands}"
     if isinstance(event, AccusoDeclared):
         matta = f", matta = {event.matta_value}" if event.matta_value is not None else ""
-        return (f"   seat {event.seat} accusa {event.kind} ({_cards(event.cards, style)}): "
+        return (f"   posto {event.seat} accusa {event.kind} ({_cards(event.cards, style)}): "
                 f"+{event.points} linea {seating.side_of(event.seat)}{matta}")
     if isinstance(event, CardPlayed):
         return _render_play(event, style)
@@ -65,6 +65,6 @@ def render_event(event: PlayEvent, seating: Seating, style: Style) -> str | None
 def _render_play(event: CardPlayed, style: Style) -> str:
     card = event.card.render(style)
     if not event.capture:
-        return f"   seat {event.seat} gioca {card} e scarta"
+        return f"   posto {event.seat} gioca {card} e scarta"
     scopa = "  SCOPA!" if event.scopa else ""
-    return f"   seat {event.seat} gioca {card} e prende {_cards(event.capture, style)}{scopa}"
+    return f"   posto {event.seat} gioca {card} e prende {_cards(event.capture, style)}{scopa}"

@@ -29,9 +29,9 @@ def test_simulate_prints_deal_plays_accusi_breakdown_and_winner() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Regole: standard (000)" in out
-    assert re.search(r"Distribuzione \(tentativo \d\): seat 0: (\w\w ?){3}; seat 1: ", out)
-    assert re.search(r"seat \d gioca \w\w e (prende (\w\w ?)+|scarta)", out)
-    assert re.search(r"seat \d accusa (cirulla|decino|quindici|trenta) \(", out)
+    assert re.search(r"Distribuzione \(tentativo \d\): posto 0: (\w\w ?){3}; posto 1: ", out)
+    assert re.search(r"posto \d gioca \w\w e (prende (\w\w ?)+|scarta)", out)
+    assert re.search(r"posto \d accusa (cirulla|decino|quindici|trenta) \(", out)
     for category in ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
                      "accusi", "totale"):
         assert re.search(rf"^   {category}\s+\d+\s+\d+$", out, re.MULTILINE), category
@@ -45,7 +45,7 @@ def test_simulate_four_players_with_options_and_french_cards() -> None:
     result = _run("simulate", "cirulla", "--seed", SEED, "--players", "4", "--format",
                   "2smazzate", "--option", "taverna", "--style", "french")
     assert result.exit_code == 0, result.output
-    assert "seat 3" in result.output and "♦" in result.output
+    assert "posto 3" in result.output and "♦" in result.output
     assert "redeal=mai" in result.output and "accuso=obbligatorio" in result.output
 
 
