@@ -1,14 +1,13 @@
 """The stored JSON of every event type is a schema: pinned here, byte for byte.
 
 A change that alters a line of golden/stored_events.jsonl breaks every record already stored:
-add a new class_version with an upcaster instead. VERBALE_REGEN_GOLDEN=1 rewrites the file
-(review the diff: only new lines may appear).
+add a new class_version with an upcaster instead. `python -m tests.projections.store.test_golden`
+rewrites the file (review the diff: only new lines may appear).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from uuid import UUID
 
@@ -96,11 +95,6 @@ def test_every_stored_event_type_has_a_golden_sample() -> None:
     assert sorted(SAMPLES) == sorted(c.__name__ for c in FACT_CLASSES)
 
 
-@pytest.mark.skipif(os.environ.get("VERBALE_REGEN_GOLDEN") != "1", reason="regeneration only")
-def test_regenerate_golden() -> None:
-    GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in SAMPLES), encoding="utf-8")
-
-
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_the_stored_json_of_each_event_type_is_pinned(name: str) -> None:
     assert _stored_line(name) == _golden()[name]
@@ -112,3 +106,9 @@ def test_the_pinned_json_decodes_back_to_the_same_event(name: str) -> None:
     fact = FACT_NAMED[record["type"]](**record)
     assert fact.to_domain() == SAMPLES[name]
     assert record["class_version"] == FACT_NAMED[name].class_version
+
+
+if __name__ == "__main__":
+    # Regenerate the golden file after adding an event type or a class_version:
+    # .venv/bin/python -m tests.projections.store.test_golden, then review the diff.
+    GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in SAMPLES), encoding="utf-8")
