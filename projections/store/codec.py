@@ -27,9 +27,16 @@ class CodecError(ValueError):
 def encode(event: object) -> dict[str, JSON]:
     """The event's fields as JSON, every object's keys inserted in sorted order (so the record
     can be written canonically without sorting again: canonical.presorted_json)."""
-    if not dataclasses.is_dataclass(event) or isinstance(event, type):
-        raise CodecError(f"{event!r} is not an event value")
-    return {name: field(getattr(event, name)) for name, field in _encoders(type(event))}
+    kind = type(event)
+    if kind not in _ENCODABLE:
+        if not dataclasses.is_dataclass(event) or isinstance(event, type):
+            raise CodecError(f"{event!r} is not an event value")
+        _ENCODABLE.add(kind)
+    return {name: field(getattr(event, name))
+            for name, field in _encoders(cast(Hashable, kind))}
+
+
+_ENCODABLE: set[type] = set()   # dataclass types already seen: the check once per type
 
 
 Encoder = Callable[[Any], JSON]
@@ -59,25 +66,26 @@ def _same(value: Any) -> JSON:
     return value
 
 
+# A Card is its deck index (an int): it indexes _CODES directly.
 def _card_code(value: Any) -> JSON:
-    return _CODES[value.index]
+    return _CODES[value]
 
 
 def _card_codes(value: Any) -> JSON:
-    return [_CODES[card.index] for card in value]
+    return list(map(_CODES.__getitem__, value))
 
 
 def _encode(value: object) -> JSON:
     kind = type(value)
     if kind is Card:
-        return _CODES[value.index]  # type: ignore[attr-defined]
+        return _CODES[cast(Card, value)]
     if kind is int or kind is str or kind is bool or value is None:
         return value
     if kind is tuple or kind is list:
         items: Any = value
         if items and type(items[0]) is Card:
             # A hand, a table, a stock: cards all through (the hot path of an import).
-            return [_CODES[card.index] for card in items]
+            return list(map(_CODES.__getitem__, items))
         return [_encode(item) for item in items]
     if isinstance(value, Mapping):
         return {str(k): _encode(value[k]) for k in sorted(value)}
