@@ -248,7 +248,7 @@ def observe(game: str, events: Sequence[PlayEvent], seating: Seating, viewer: Vi
     table = state.table if game == "briscola" else sorted(state.table)
     return Observation(
         game=game, viewer=viewer, number=state.number, dealer=state.dealer,
-        hands=tuple(tuple(h) if s in seats else None for s, h in enumerate(state.hands)) if viewer is not PUBLIC else tuple(tuple(sorted(h)) if s in seats else None for s, h in enumerate(state.hands)),
+        hands=tuple(tuple(h) if s in seats else None for s, h in enumerate(state.hands)),
         hand_sizes=tuple(len(h) for h in state.hands),
         shown=tuple(tuple(s) for s in state.shown), table=tuple(table),
         briscola=state.briscola, stock_size=len(state.stock),
@@ -256,5 +256,5 @@ def observe(game: str, events: Sequence[PlayEvent], seating: Seating, viewer: Vi
         captured_sizes=(state.captured[0], state.captured[1]),
         scope=(state.scope[0], state.scope[1]), points=(state.points[0], state.points[1]),
         accusi=tuple(state.accusi), mano=tuple(state.plays[done:]),
-        seen=tuple(state.plays[:done]) if visibility.carte_viste else tuple(CardPlayed(0, c) for c in state.hands[1][:1]),
+        seen=tuple(state.plays[:done]) if visibility.carte_viste else (),
         last_hand_face_up=face_up, finished=state.finished)

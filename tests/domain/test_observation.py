@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import fields, replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -91,7 +92,7 @@ def test_senza_opzioni_ogni_giocatore_vede_solo_la_sua_mano(game: str) -> None:
     assert arbiter.stock_size == len(arbiter.stock)
 
 
-# ---- carte viste ----------------------------------------------------------------------------------
+# ---- carte viste --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", ["cirulla", "briscola"])
 @pytest.mark.parametrize("players", [2, 4])
@@ -176,7 +177,7 @@ def test_nelle_partite_testa_a_testa_a_carte_viste_l_ultima_mano_si_gioca_a_cart
     assert observe(game, four[:end4], seating4, 0, viste).hands[1:] == (None,) * 3
 
 
-# ---- carte scoperte -------------------------------------------------------------------------------
+# ---- carte scoperte -----------------------------------------------------------------------------
 
 @given(game=games, seed=cirulla.seeds, rng_seed=st.integers(0, 2**16), cut=st.integers(0, 200))
 def test_i_compagni_senza_essere_visti_dagli_avversari_giocano_a_carte_scoperte(
@@ -208,7 +209,7 @@ def test_la_carta_di_briscola_pescata_resta_scoperta() -> None:
     assert obs.shown[drawer] == (obs.briscola,) and obs.hands == (None, None)
 
 
-# ---- the arbiter, and no leak ---------------------------------------------------------------------
+# ---- the arbiter, and no leak -------------------------------------------------------------------
 
 def settled(events: Sequence[PlayEvent], end: int) -> bool:
     """A prefix the engine's state can be compared with: Briscola's engine resolves the trick
@@ -250,7 +251,10 @@ def swap_cards(event: PlayEvent, mapping: dict[Card, Card]) -> PlayEvent:
         if isinstance(value, tuple):
             return tuple(rename(v) for v in value)
         return value
-    return replace(event, **{f.name: rename(getattr(event, f.name)) for f in fields(event)})
+    renamed: dict[str, Any] = {f.name: rename(getattr(event, f.name)) for f in fields(event)}
+    kind: Any = type(event)
+    result: PlayEvent = kind(**renamed)
+    return result
 
 
 def hidden_from(obs: Observation, arbiter: Observation) -> list[Card]:
@@ -295,7 +299,7 @@ def test_il_mazzo_non_e_mai_visto_da_un_giocatore(game: str, seed: Seed, rng_see
             assert observe(game, events[:end], seating, viewer, visibility).stock is None
 
 
-# ---- bad input ------------------------------------------------------------------------------------
+# ---- bad input ----------------------------------------------------------------------------------
 
 def test_input_errato_nomina_evento_e_causa() -> None:
     events, _, seating = played("briscola", Seed(b"z" * 16), 2, random.Random(5))
@@ -303,10 +307,10 @@ def test_input_errato_nomina_evento_e_causa() -> None:
         observe("tressette", events, seating, 0)
     with pytest.raises(SeatingError, match="seat 3"):
         observe("briscola", events, seating, 3)
-    with pytest.raises(ObservationError, match="event 0 .CardPlayed.: .*not been dealt"):
+    with pytest.raises(ObservationError, match=r"event 0 .CardPlayed.: .*not been dealt"):
         observe("briscola", events[1:], seating, 0)
     dealt = events[0]
     assert isinstance(dealt, SmazzataDealt)
     stranger = dealt.stock[0]
-    with pytest.raises(ObservationError, match=f"event 1 .CardPlayed.: .*{stranger.code}"):
+    with pytest.raises(ObservationError, match=rf"event 1 .CardPlayed.: .*{stranger.code}"):
         observe("briscola", [dealt, CardPlayed(seat=1, card=stranger)], seating, 0)
