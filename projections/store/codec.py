@@ -59,6 +59,14 @@ def _encoder_for(hint: Any) -> Encoder:
         return _card_code
     if hint == tuple[Card, ...]:
         return _card_codes
+    if hint == tuple[tuple[Card, ...], ...]:
+        return _hands_codes
+    if hint == tuple[tuple[int, Card], ...]:
+        return _draws_codes
+    if hint in (tuple[int, int], tuple[int, ...], tuple[str, ...]):
+        return list
+    if hint == tuple[tuple[str, int, int], ...]:
+        return _rows
     return _encode
 
 
@@ -73,6 +81,19 @@ def _card_code(value: Any) -> JSON:
 
 def _card_codes(value: Any) -> JSON:
     return list(map(_CODES.__getitem__, value))
+
+
+def _rows(value: Any) -> JSON:
+    return [list(row) for row in value]
+
+
+def _draws_codes(value: Any) -> JSON:
+    return [[seat, _CODES[card]] for seat, card in value]
+
+
+def _hands_codes(value: Any) -> JSON:
+    code = _CODES.__getitem__
+    return [list(map(code, hand)) for hand in value]
 
 
 def _encode(value: object) -> JSON:
