@@ -31,12 +31,18 @@ def record_toy_match(store: MatchStore, seed_byte: int, players: int = 2, target
                      incidents: Incidents | None = None, stop_after: int | None = None,
                      match: UUID | None = None) -> Loaded:
     """Play and record a toy match; `stop_after` leaves it in progress after that many actions."""
-    at = START
-    stream = store.create_match(toy_setup(players, target), at, match)
+    stream = store.create_match(toy_setup(players, target), START, match)
     table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot,
                   incidents or Incidents())
+    return play_into(store, stream, table, stop_after)
+
+
+def play_into(store: MatchStore, stream: UUID, table: Table,
+              stop_after: int | None = None) -> Loaded:
+    """The table's bot plays the created match `stream`, each action appended as it is decided;
+    `stop_after` leaves it in progress after that many actions."""
     loaded = store.load(stream)
-    actions = 0
+    at, actions = START, 0
     while (step := next_command(loaded.state, table, at)) is not None:
         if stop_after is not None and actions >= stop_after:
             break

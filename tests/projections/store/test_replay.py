@@ -10,14 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.record.catalog import CATALOG
-from domain.record.decide import decide
 from domain.record.demo import BOTS, DemoMatch, demo_set
-from domain.record.simulate import Incidents, Table, next_command
+from domain.record.simulate import Incidents, Table
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
 from projections.store.verify import verify_stream
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import START
+from tests.projections.store.recording import START, play_into
 
 DEMOS = demo_set(Seed(b"\x42" * 16))
 
@@ -25,16 +24,8 @@ DEMOS = demo_set(Seed(b"\x42" * 16))
 def record(store: MatchStore, demo: DemoMatch, stop_after: int | None,
            match: UUID | None = None) -> Loaded:
     stream = store.create_match(demo.setup, START, match)
-    loaded = store.load(stream)
-    table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), START
-    actions = 0
-    while (step := next_command(loaded.state, table, at)) is not None:
-        if stop_after is not None and actions >= stop_after:
-            break
-        command, at, table = step
-        loaded = store.append(loaded, decide(loaded.state, command, at), at)
-        actions += 1
-    return loaded
+    return play_into(store, stream, Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents),
+                     stop_after)
 
 
 @given(index=st.integers(0, len(DEMOS) - 1), seed=st.integers(0, 255),
