@@ -6,13 +6,18 @@ from datetime import timedelta
 
 import pytest
 
-from domain.cards import DECK
+from domain.cards import DECK, Card
+from domain.cirulla.captures import legal_plays
+from domain.cirulla.state import CirullaState
 from domain.game import PlayCard, RuleViolation
+from domain.record.catalog import CATALOG
 from domain.record.commands import DealSmazzata, RecordTimeout, RevealSeed
 from domain.record.match import Phase
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
+from tests.projections.conftest import Backend
 from tests.projections.store.recording import record_toy_match
+from tests.projections.store.test_replay import DEMOS, record
 
 
 def _unchanged(store: MatchStore, stream: object, before: list[bytes]) -> bool:
@@ -71,3 +76,46 @@ def test_a_claimed_deal_that_does_not_follow_from_its_seed_is_refused(store: Mat
         store.execute(loaded.stream, DealSmazzata(seed, claimed=(swapped, *honest[1:])),
                       loaded.state.last_at + timedelta(seconds=1))
     assert _unchanged(store, loaded.stream, before)
+
+
+def _cirulla_position_with_a_capture(
+        store: MatchStore) -> tuple[object, CirullaState, Card, tuple[Card, ...]]:
+    """A real Cirulla match recorded up to a turn whose player holds a card that can capture,
+    with a table card that this card may not take alone."""
+    demo = next(d for d in DEMOS if d.setup.game == "cirulla")
+    for stop_after in range(3, 80):
+        loaded = record(store, demo, stop_after)
+        game = loaded.state.game
+        if loaded.state.phase is not Phase.PLAY or not isinstance(game, CirullaState):
+            continue
+        for card in {p[0] for p in legal_plays(game) if p[1]}:
+            legal = {frozenset(p[1]) for p in legal_plays(game) if p[0] is card}
+            wrong = [(c,) for c in game.table if frozenset((c,)) not in legal]
+            if wrong:
+                return loaded, game, card, wrong[0]
+    raise AssertionError("no such position in the demo match")
+
+
+def test_an_illegal_cirulla_play_is_refused_naming_its_rule_and_nothing_is_stored(
+        backend: Backend) -> None:
+    """The rules engine decides before the store writes: a discard of a card that can capture
+    (000: "Se il giocatore può fare almeno un tipo di presa è costretto a prendere") and a
+    capture the rules do not allow are refused, and the stored events stay as they were."""
+    store = MatchStore(backend.url, catalog=CATALOG)
+    try:
+        _refuse_illegal_cirulla_plays(store)
+    finally:
+        store.close()
+
+
+def _refuse_illegal_cirulla_plays(store: MatchStore) -> None:
+    loaded, game, card, wrong = _cirulla_position_with_a_capture(store)
+    stream = loaded.stream  # type: ignore[attr-defined]
+    at = loaded.state.last_at + timedelta(seconds=5)  # type: ignore[attr-defined]
+    before = [r.state for r in store.stored(stream)]
+    seat = game.to_move
+    with pytest.raises(RuleViolation, match=r"\[C16 presa obbligata\]"):
+        store.execute(stream, PlayCard(seat, card, ()), at)
+    with pytest.raises(RuleViolation, match=r"cannot capture .*\[(prese|asso)"):
+        store.execute(stream, PlayCard(seat, card, wrong), at)
+    assert _unchanged(store, stream, before)
