@@ -99,8 +99,11 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent],
         yield from found
         if record is not None:
             if record.get("previous_hash") != previous_hash:
-                yield Problem(row.originator_version, "chain", "previous_hash is not the hash "
-                                                               "of the event before it")
+                before = row.originator_version - 1
+                yield Problem(row.originator_version, "chain", (
+                    f"previous_hash is not the hash of event {before}: event {before} was "
+                    "changed, or one was removed, inserted or moved here") if before else
+                    "the first event does not start from the genesis hash")
             at, clock = _timestamp(row.originator_version, record, previous_at)
             yield from clock
             previous_at = at or previous_at
