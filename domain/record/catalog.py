@@ -15,8 +15,8 @@ from domain.briscola.match import smazzata_result as briscola_result
 from domain.briscola.match import timeout as briscola_timeout
 from domain.briscola.state import BriscolaRules, BriscolaState
 from domain.cirulla import decide as cirulla_decide
-from domain.cirulla.engine import smazzata_score
 from domain.cirulla.forfeit import awarded_points, unawarded_points
+from domain.cirulla.match import smazzata_result
 from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
 from domain.cirulla.state import CirullaState
 from domain.events import SmazzataEnded
@@ -112,9 +112,7 @@ class CirullaRules:
 
     def result(self, state: object, ended: SmazzataEnded) -> object:
         assert isinstance(state, CirullaState)
-        breakdown = smazzata_score(state)
-        return SmazzataResult(points=breakdown.totals, last_capture_side=state.last_capture_side,
-                              cappotto_side=breakdown.cappotto_side)
+        return smazzata_result(state)
 
     def standing(self, match_format: Mapping[str, str], results: Sequence[object],
                  adjustment: tuple[int, int]) -> Standing:
