@@ -62,7 +62,8 @@ def verify(match_text: str | None, database: str | None) -> None:
 
 
 def render_verdict(verdict: Verdict) -> list[str]:
-    status = "OK" if verdict.ok else f"FAILED ({len(verdict.problems)} problems)"
+    count = len(verdict.problems)
+    status = "OK" if verdict.ok else f"FAILED ({count} problem{'' if count == 1 else 's'})"
     head = f"{verdict.stream}  {verdict.kind:<14} {verdict.events:>5} events  {status}"
     lines = [head + (f"  ({verdict.note})" if verdict.note and verdict.ok else "")]
     lines.extend(f"    match {verdict.stream} {problem}" for problem in verdict.problems)
