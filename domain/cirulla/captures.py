@@ -103,13 +103,6 @@ def _getter(idx: tuple[int, ...]) -> Getter:
     return itemgetter(*idx)
 
 
-def captures_of(value: int, table: tuple[Card, ...], table_values: tuple[int, ...],
-                asso_su_asso: AssoSuAsso) -> list[tuple[Card, ...]]:
-    """Every capture a card of `value` can make on this table (deck-ordered, possibly none)."""
-    getters = capture_getters(table_values, asso_su_asso)[value]
-    return [get(table) for get in getters]
-
-
 def legal_plays(state: CirullaState) -> list[Play]:
     """Every distinct legal (card, capture) of the seat to move, and nothing else."""
     (ruleset, _, _, _, hands, table, values, _, _, _, _, seat, _, matta_value, _, _, _,

@@ -19,7 +19,6 @@ from domain.cirulla.accusi import (
     dealer_accuso,
     player_accusi,
 )
-from domain.cirulla.captures import captures_of
 from domain.cirulla.dealing import distribute, next_hands, redeal_reason
 from domain.cirulla.ruleset import Accuso, MattaDurata, Ruleset
 from domain.cirulla.scoring import Breakdown, score
@@ -304,11 +303,6 @@ def is_scopa(state: CirullaState, capture: tuple[Card, ...]) -> bool:
     """'Se un giocatore prende tutte le carte in tavola ... fa scopa ad eccezione che ciò avvenga
     nell'ultima giocata dell'ultima mano di una smazzata.'"""
     return bool(capture) and len(capture) == len(state.table) and not state.is_last_play
-
-
-def captures_for(state: CirullaState, card: Card) -> list[tuple[Card, ...]]:
-    return captures_of(state.value_of(card), state.table, state.table_values,
-                       state.ruleset.asso_su_asso)
 
 
 def play_events(state: CirullaState, play: Play) -> tuple[CardPlayed, CirullaState]:
