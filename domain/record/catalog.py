@@ -89,7 +89,20 @@ def _settled(settlement: Forfeit) -> tuple[tuple[int, int], Standing]:
     return awarded, Standing(settlement.final_totals, True, settlement.winner, "forfeit")
 
 
-class CirullaRules:
+class _Formats:
+    """What both games do alike with the shared match formats (domain/match_format.py)."""
+
+    name: str
+
+    def check_format(self, options: Mapping[str, str]) -> None:
+        parse_format(self.name, options)
+
+    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+                 adjustment: tuple[int, int]) -> Standing:
+        return _standing(parse_format(self.name, match_format), results, adjustment)
+
+
+class CirullaRules(_Formats):
     name = "cirulla"
 
     @property
@@ -107,16 +120,9 @@ class CirullaRules:
         assert isinstance(ruleset, Ruleset)
         return Seating(players, ruleset.direction)
 
-    def check_format(self, options: Mapping[str, str]) -> None:
-        parse_format(self.name, options)
-
     def result(self, state: object, ended: SmazzataEnded) -> object:
         assert isinstance(state, CirullaState)
         return smazzata_result(state)
-
-    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
-                 adjustment: tuple[int, int]) -> Standing:
-        return _standing(parse_format(self.name, match_format), results, adjustment)
 
     def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
                 state: object | None, guilty_side: int,
@@ -131,7 +137,7 @@ class CirullaRules:
                                 guilty_side, unawarded))
 
 
-class BriscolaGame:
+class BriscolaGame(_Formats):
     name = "briscola"
 
     @property
@@ -151,16 +157,9 @@ class BriscolaGame:
     def seating(self, ruleset: object, players: int) -> Seating:
         return Seating(players)
 
-    def check_format(self, options: Mapping[str, str]) -> None:
-        parse_format(self.name, options)
-
     def result(self, state: object, ended: SmazzataEnded) -> object:
         assert isinstance(state, BriscolaState)
         return briscola_result(state)
-
-    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
-                 adjustment: tuple[int, int]) -> Standing:
-        return _standing(parse_format(self.name, match_format), results, adjustment)
 
     def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
                 state: object | None, guilty_side: int,
