@@ -5,7 +5,8 @@ from __future__ import annotations
 import runpy
 import sys
 
-BENCHMARKS = ("bench.bench_cirulla", "bench.bench_briscola", "bench.bench_store")
+BENCHMARKS = ("bench.bench_cirulla", "bench.bench_briscola", "bench.bench_store",
+              "bench.bench_timeline")
 
 if __name__ == "__main__":
     for name in BENCHMARKS:

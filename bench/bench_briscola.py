@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from bench import baseline
 from bench.machine import machine
 from domain.briscola.scoring import breakdown
 from domain.briscola.state import BriscolaRules, deal_deck, legal_plays, play
@@ -147,13 +148,52 @@ def check_agreement(count: int) -> None:
             raise SystemExit(f"engine {ours} and naive {theirs} disagree on deck {number}")
 
 
+MATCH_SEED = Seed(bytes(range(16)))
+
+
+def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
+    """The cases both engines run in the same-run comparison (bench/baseline.py), by run."""
+    return {
+        "engine": lambda r: rate(engine_smazzata, random_decks(random.Random(r)), smazzate, r),
+        "verifiable": lambda r: rate(engine_smazzata, seeded_decks(MATCH_SEED), smazzate, r),
+    }
+
+
+def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
+    """Today's engine (commit `ref`) and the working tree's, same loop, same run."""
+    try:
+        rates = baseline.compare("bench.bench_briscola", ("engine", "verifiable"), runs,
+                                 ("--smazzate", str(smazzate)), ref)
+    except baseline.BaselineUnavailable as error:
+        print(f"same-run comparison with today's engine skipped: {error}")
+        return
+    print(f"same run, today's engine (commit {ref[:12]}) against the working tree, "
+          f"{runs} interleaved runs of {smazzate} smazzate, median:")
+    for case, (before, after) in rates.items():
+        old, new = statistics.median(before), statistics.median(after)
+        print(f"  {case:10} today {old:9,.0f}  now {new:9,.0f} smazzate/s  ratio "
+              f"{new / old:.3f}  (runs today {min(before):,.0f}...{max(before):,.0f}, "
+              f"now {min(after):,.0f}...{max(after):,.0f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smazzate", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--baseline", default=baseline.TODAY,
+                        help="the commit whose engine is compared with the working tree's")
+    parser.add_argument("--only-compare", action="store_true",
+                        help="run only the same-run comparison with the baseline's engine")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        baseline.serve(worker_cases(args.smazzate))
+        return
+    if args.only_compare:
+        compare_with_today(args.smazzate, args.runs, args.baseline)
+        return
     check_agreement(500)
-    match_seed = Seed(bytes(range(16)))
+    match_seed = MATCH_SEED
     cases: dict[str, Callable[[int], float]] = {
         "engine": lambda r: rate(engine_smazzata, random_decks(random.Random(r)), args.smazzate, r),
         "verifiable": lambda r: rate(engine_smazzata, seeded_decks(match_seed), args.smazzate, r),
@@ -171,6 +211,7 @@ def main() -> None:
         print(f"  {name:10} {medians[name]:9,.0f} smazzate/s  (runs: "
               f"{', '.join(f'{x:,.0f}' for x in values)})")
     print(f"  engine / naive = {medians['engine'] / medians['naive']:.2f}x")
+    compare_with_today(args.smazzate, args.runs, args.baseline)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import count
 
+from bench import baseline
 from bench.machine import machine
 from domain.cards import DECK, Card
 from domain.cirulla.captures import clear_caches, legal_plays
@@ -154,14 +155,57 @@ def check_positions(positions: Sequence[CirullaState]) -> None:
 
 # ---- report -----------------------------------------------------------------------------------
 
+MATCH_SEED = Seed.from_hex("c1a55e5eed0000000000000000000001")
+
+
+def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
+    """The cases both engines run in the same-run comparison (bench/baseline.py), by run."""
+    verifiable = [seeded(smazzata_seed(MATCH_SEED, n)) for n in range(smazzate)]
+    return {
+        "engine": lambda run: smazzate_per_second(
+            [python_random(random.Random(run))] * smazzate, engine_choice, run),
+        "verifiable": lambda run: smazzate_per_second(verifiable, engine_choice, run),
+    }
+
+
+def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
+    """Today's engines (commit `ref`) and the working tree's, same loop, same run."""
+    try:
+        rates = baseline.compare("bench.bench_cirulla", ("engine", "verifiable"), runs,
+                                 ("--smazzate", str(smazzate)), ref)
+    except baseline.BaselineUnavailable as error:
+        print(f"same-run comparison with today's engines skipped: {error}")
+        return
+    print(f"same run, today's engines (commit {ref[:12]}) against the working tree, "
+          f"{runs} interleaved runs of {smazzate} smazzate, median:")
+    for case, (before, after) in rates.items():
+        old, new = statistics.median(before), statistics.median(after)
+        print(f"  {case:<10} today {old:,.0f}/s  now {new:,.0f}/s  ratio {new / old:.3f}  "
+              f"(runs today {_span(before)}, now {_span(after)})")
+
+
+def _span(values: Sequence[float]) -> str:
+    return f"{min(values):,.0f}...{max(values):,.0f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smazzate", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--baseline", default=baseline.TODAY,
+                        help="the commit whose engines are compared with the working tree's")
+    parser.add_argument("--only-compare", action="store_true",
+                        help="run only the same-run comparison with the baseline's engines")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    match_seed = Seed.from_hex("c1a55e5eed0000000000000000000001")
-    seeds = [smazzata_seed(match_seed, n) for n in range(args.smazzate)]
+    if args.worker:
+        baseline.serve(worker_cases(args.smazzate))
+        return
+    if args.only_compare:
+        compare_with_today(args.smazzate, args.runs, args.baseline)
+        return
+    seeds = [smazzata_seed(MATCH_SEED, n) for n in range(args.smazzate)]
     print(f"machine: {machine()}")
     check_smazzate(seeds[:200])
     print("check: engine == brute force on 200 smazzate played with the same random numbers")
@@ -194,6 +238,7 @@ def main() -> None:
         c, w, b = (statistics.median(x) for x in (cold, warm, slow))
         print(f"legal_plays, {size:>2} table cards: engine cold {c:,.0f}/s ({c / b:.0f}x), "
               f"warm {w:,.0f}/s ({w / b:.0f}x); brute force {b:,.0f}/s")
+    compare_with_today(args.smazzate, args.runs, args.baseline)
 
 
 if __name__ == "__main__":

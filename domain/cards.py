@@ -141,8 +141,46 @@ MATTA = DECK[16]
 """The 7 of coppe (cuori), the matta of Cirulla."""
 
 
+
+
+class UnknownCard(Card):
+    """A card nobody saw, in a record written up by people: `??` in the notation and in events.
+
+    An int one past the deck (40), so tables indexed by card can hold one more entry. It has
+    no suit, rank or value: code that asks for them on an unknown card is a bug and fails
+    loudly (AttributeError) instead of scoring a guess. Never in DECK; one singleton, UNKNOWN.
+    """
+
+    def __new__(cls) -> UnknownCard:
+        return int.__new__(cls, UNKNOWN_INDEX)
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (card_at, (UNKNOWN_INDEX,))
+
+    @property
+    def code(self) -> str:
+        return UNKNOWN_CODE
+
+    def render(self, style: Style = "italian") -> str:
+        return UNKNOWN_CODE
+
+    @property
+    def italian_name(self) -> str:
+        return "carta sconosciuta"
+
+
+UNKNOWN_INDEX = 40
+UNKNOWN_CODE = "??"
+UNKNOWN: Card = UnknownCard()
+"""The unknown card: equal only to itself; any number of them may stand in a transcribed deal."""
+
+
+def is_known(c: Card) -> bool:
+    return c is not UNKNOWN
+
+
 def card_at(index: int) -> Card:
-    return DECK[index]
+    return UNKNOWN if index == UNKNOWN_INDEX else DECK[index]
 
 
 def card(suit: Suit, rank: Rank) -> Card:

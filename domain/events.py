@@ -15,12 +15,16 @@ from domain.cards import Card
 
 @dataclass(frozen=True, slots=True)
 class SmazzataDealt:
-    """The cards of a deal, as they came out of the shuffle of `seed_commitment`, `attempt`."""
+    """The cards of a deal, as they came out of the shuffle of `seed_commitment`, `attempt`.
+
+    A transcribed deal (class_version 2) has no seed: `seed_commitment` None, "shuffle
+    unverifiable"; its cards may be the unknown card (domain.cards.UNKNOWN, `??`).
+    """
 
     number: int
     dealer: int
     attempt: int
-    seed_commitment: str
+    seed_commitment: str | None
     hands: tuple[tuple[Card, ...], ...]
     table: tuple[Card, ...]
     stock: tuple[Card, ...]
@@ -82,16 +86,35 @@ class TrickTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class SmazzataOutcome:
+    """What read models need of a smazzata's end without replaying it. Sides, or None.
+
+    `last_capture`: the side of the last capture (Cirulla) or of the last trick (Briscola);
+    `cappotto`: the side that took all ten denari (Cirulla); `cappotto_ends_match`: the match
+    format ends the match on it; `vinco_subito`: the side that ended play by reaching 61
+    (Briscola, "vinco subito").
+    """
+
+    last_capture: int | None
+    cappotto: int | None
+    cappotto_ends_match: bool
+    vinco_subito: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SmazzataEnded:
     """The end of a smazzata with its score per side and breakdown per category.
 
-    `breakdown` is a tuple of (category, side-0 points, side-1 points) rows.
+    `breakdown` is a tuple of (category, side-0 points, side-1 points) rows; Cirulla's
+    `scores` are their per-side sums, Briscola's the `punti` row (docs/events.md 5.2).
+    `outcome` since class_version 2 (None in a version-1 record: not recorded).
     """
 
     number: int
     scores: tuple[int, int]
     breakdown: tuple[tuple[str, int, int], ...]
     leftover_to: int | None = None
+    outcome: SmazzataOutcome | None = None
 
 
 PlayEvent = SmazzataDealt | DealAnnulled | AccusoDeclared | CardPlayed | HandDealt | CardsDrawn \

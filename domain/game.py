@@ -3,19 +3,23 @@
 A smazzata is a fold: `deal` gives the opening events (chance as an actor: the deal is recorded,
 replay never re-shuffles), `decide` checks a command against the rules and returns the events it
 causes (raising RuleViolation, naming the rule, when it is illegal), and `evolve` folds one event
-into the state. `replay(engine, events)` rebuilds a state from its events.
+into the state. `replay(engine, events)` rebuilds a state from its events. The engine also owns
+`legal_commands(state)` (what the seat to move may do) and `observe(state, viewer, visibility,
+plays)` (what a seat, the public or the arbiter sees: domain/viewing.py), so no caller moves a
+card itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from domain.cards import Card
-from domain.events import PlayEvent
+from domain.events import CardPlayed, PlayEvent
 from domain.seating import Seating
 from domain.shuffle import Seed
+from domain.viewing import Observation, Viewer, Visibility
 
 
 class RuleViolation(ValueError):
@@ -69,6 +73,16 @@ class GameEngine(Protocol[S, R]):
     def is_finished(self, state: S) -> bool: ...
 
     def to_move(self, state: S) -> int | None: ...
+
+    def legal_commands(self, state: S) -> tuple[Command, ...]:
+        """Every command of the seat to move that `decide` accepts; () when nobody is to move."""
+        ...
+
+    def observe(self, state: S, viewer: Viewer, visibility: Visibility,
+                plays: Sequence[CardPlayed]) -> Observation:
+        """`viewer`'s view of `state`; `plays`: the CardPlayed of its smazzata so far, which
+        the state does not keep (the timeline lists them)."""
+        ...
 
 
 def replay(engine: GameEngine[S, R], state: S, events: Iterable[PlayEvent]) -> S:

@@ -29,6 +29,7 @@ def legal() -> None:
 def _register() -> None:
     # Imported for their side effect of adding commands to the groups above.
     from replay_web import (
+        cli_audit,  # noqa: F401
         cli_briscola,  # noqa: F401
         cli_cirulla,  # noqa: F401
         cli_store,  # noqa: F401

@@ -13,9 +13,11 @@ from domain.cards import Card, Style
 from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, TrickTaken
 from domain.match_driver import PlayedSmazzata
 from domain.match_format import MatchFormat, MatchFormatError
+from domain.record.demo import NAMES, seeded_match
 from domain.seating import Seating
 from domain.shuffle import Seed, SeedError
 from replay_web.cli import simulate
+from replay_web.cli_store import DATABASE_HELP, store_seeded
 
 
 def _seed(ctx: click.Context, param: click.Parameter, value: str) -> Seed:
@@ -36,13 +38,20 @@ def _seed(ctx: click.Context, param: click.Parameter, value: str) -> Seed:
 @click.option("--ko", is_flag=True, help="Knock-out: a level match goes to spareggi.")
 @click.option("--style", type=click.Choice(["italian", "french"]), default="italian",
               show_default=True, help="Card notation.")
+@click.option("--store", "into_store", is_flag=True,
+              help="Record the match into the event store (the record's own loop) and print "
+                   "its id and result instead of the log.")
+@click.option("--database", default=None, help=DATABASE_HELP)
 def simulate_briscola(seed: Seed, players: str, format_text: str, vinco_subito: bool, ko: bool,
-                      style: Style) -> None:
+                      style: Style, into_store: bool, database: str | None) -> None:
     """Play a Briscola match with the simple bot and print every trick and the result."""
     try:
         fmt = MatchFormat.parse(format_text, "briscola", ko=ko, vinco_subito=vinco_subito)
     except MatchFormatError as error:
         raise click.BadParameter(str(error), param_hint="--format") from None
+    if into_store:
+        store_seeded(seeded_match("briscola", fmt, None, NAMES[:int(players)], seed), database)
+        return
     match = play_briscola_match(fmt, Seating(int(players)), seed, choose_command)
     for line in match_log(match, style):
         click.echo(line)
@@ -74,7 +83,7 @@ def smazzata_log(smazzata: PlayedSmazzata[BriscolaState], seating: Seating,
     for event in smazzata.events:
         if isinstance(event, SmazzataDealt):
             yield (f"== Smazzata {event.number + 1}: mazziere posto {event.dealer}, seme "
-                   f"{event.seed_commitment[:16]}…")
+                   f"{(event.seed_commitment or 'nessun seme')[:16]}…")
             for seat, hand in enumerate(event.hands):
                 yield f"   posto {seat}: {_cards(hand, style)}"
             if event.briscola is not None:

@@ -13,10 +13,12 @@ from domain.cirulla.match import iter_match
 from domain.cirulla.ruleset import Ruleset, RulesetError, option_help, ruleset_from_options
 from domain.cirulla.state import Play, notation, taken
 from domain.match_format import MatchFormat, MatchFormatError, match_status
+from domain.record.demo import NAMES, seeded_match
 from domain.seating import Seating
 from domain.shuffle import Seed, SeedError
 from replay_web.cirulla_log import render_smazzata
 from replay_web.cli import legal, simulate
+from replay_web.cli_store import DATABASE_HELP, store_seeded
 
 
 def parse_seed(text: str) -> Seed:
@@ -45,8 +47,13 @@ _OPTION_HELP = f"Ruleset option name=value, repeatable; 'taverna' for all of 002
 @click.option("--ko", is_flag=True, help="KO tie-break smazzate (up to 3 spareggi).")
 @click.option("--cappotto", is_flag=True, help="A cappotto ends the match (C11).")
 @click.option("--style", type=click.Choice(["italian", "french"]), default="italian")
+@click.option("--store", "into_store", is_flag=True,
+              help="Record the match into the event store (the record's own loop) and print "
+                   "its id and result instead of the log.")
+@click.option("--database", default=None, help=DATABASE_HELP)
 def simulate_cirulla(seed_text: str, players: str, format_text: str, options: tuple[str, ...],
-                     ko: bool, cappotto: bool, style: Style) -> None:
+                     ko: bool, cappotto: bool, style: Style, into_store: bool,
+                     database: str | None) -> None:
     """Play a Cirulla match with a simple bot and print its log and score breakdowns."""
     seed = parse_seed(seed_text)
     ruleset = parse_ruleset(options)
@@ -54,6 +61,9 @@ def simulate_cirulla(seed_text: str, players: str, format_text: str, options: tu
         fmt = MatchFormat.parse(format_text, "cirulla", ko=ko, cappotto_ends=cappotto)
     except MatchFormatError as error:
         raise click.BadParameter(str(error), param_hint="--format") from None
+    if into_store:
+        store_seeded(seeded_match("cirulla", fmt, ruleset, NAMES[:int(players)], seed), database)
+        return
     seating = Seating(int(players), ruleset.direction)
     click.echo(f"Cirulla, {players} giocatori, {fmt.describe()}")
     differences = ruleset.differences()

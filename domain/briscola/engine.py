@@ -9,6 +9,10 @@ the state (a record whose TrickTaken names the wrong winner is refused, naming t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from domain.briscola.legal import legal_commands
+from domain.briscola.observe import observe
 from domain.briscola.scoring import breakdown
 from domain.briscola.state import (
     HAND_SIZE,
@@ -94,7 +98,8 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
     elif isinstance(event, CardsDrawn):
         _check_draws(state, event)
     elif isinstance(event, SmazzataEnded):
-        if not is_over(state) or event != smazzata_ended(state):
+        # The record adds the outcome (domain/record/outcomes.py); the play gives the rest.
+        if not is_over(state) or replace(event, outcome=None) != smazzata_ended(state):
             raise RuleViolation("fine smazzata", f"{event} does not match the play: expected "
                                 f"{smazzata_ended(state) if is_over(state) else 'more play'}")
     else:
@@ -161,6 +166,8 @@ class BriscolaEngine:
     evolve = staticmethod(evolve)
     is_finished = staticmethod(is_over)
     to_move = staticmethod(to_move)
+    legal_commands = staticmethod(legal_commands)
+    observe = staticmethod(observe)
 
 
 ENGINE = BriscolaEngine()

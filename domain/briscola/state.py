@@ -22,6 +22,7 @@ from domain.briscola.values import POINTS, SUIT_NUMBER, TRICK_KEYS, WINNING_POIN
 from domain.cards import Card
 from domain.dealing import deal_round_robin
 from domain.game import RuleViolation
+from domain.replacing import replacer
 from domain.seating import Seating
 
 HAND_SIZE = 3
@@ -74,10 +75,6 @@ def make_setup(rules: BriscolaRules, seating: Seating, number: int = -1, dealer:
     return Setup(rules, seating, number, dealer, briscola, keys, *_geometry(seating))
 
 
-_new = tuple.__new__
-"""Builds a BriscolaState from a tuple of its fields without the Python-level __new__."""
-
-
 class BriscolaState(NamedTuple):
     """One moment of a smazzata. `stock` is in draw order with the briscola card last."""
 
@@ -93,11 +90,31 @@ class BriscolaState(NamedTuple):
     """The side that ended the smazzata by 'vinco subito', if one did."""
 
 
+# The two ways a card changes the state, compiled by name (domain/replacing.py): one state is
+# built per card played, and these cost what a tuple literal costs.
+
+@replacer(BriscolaState)
+def _card_placed(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
+                 table: tuple[Card, ...], turn: int | None) -> BriscolaState:
+    """A card on the table that does not complete the mano."""
+    raise NotImplementedError
+
+
+@replacer(BriscolaState, table=())
+def _trick_closed(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
+                  stock: tuple[Card, ...], leader: int, turn: int | None,
+                  points: tuple[int, int], taken: tuple[tuple[Card, ...], tuple[Card, ...]],
+                  vinto_subito: int | None) -> BriscolaState:
+    """The mano taken, the draws made: an empty table, the winner leads."""
+    raise NotImplementedError
+
+
 def initial_state(rules: BriscolaRules, seating: Seating) -> BriscolaState:
     """The table before the deal: nobody holds a card and nobody is to move."""
     setup = make_setup(rules, seating)
     empty = tuple(() for _ in seating.seats)
-    return BriscolaState(setup, empty, (), (), -1, None, (0, 0), ((), ()), None)
+    return BriscolaState(setup=setup, hands=empty, stock=(), table=(), leader=-1, turn=None,
+                         points=(0, 0), taken=((), ()), vinto_subito=None)
 
 
 def dealt_state(rules: BriscolaRules, seating: Seating, number: int, dealer: int,
@@ -111,8 +128,9 @@ def dealt_state(rules: BriscolaRules, seating: Seating, number: int, dealer: int
                             f"not go round a table of {seating.players}")
     setup = make_setup(rules, seating, number, dealer, briscola)
     first = seating.first_after_dealer(dealer)
-    return _new(BriscolaState, (setup, hands, (*stock, briscola), (), first, first, (0, 0),
-                                ((), ()), None))
+    return BriscolaState(setup=setup, hands=hands, stock=(*stock, briscola), table=(),
+                         leader=first, turn=first, points=(0, 0), taken=((), ()),
+                         vinto_subito=None)
 
 
 def deal_deck(rules: BriscolaRules, seating: Seating, number: int, dealer: int,
@@ -130,33 +148,54 @@ def legal_plays(state: BriscolaState) -> tuple[Card, ...]:
 
 def play(state: BriscolaState, card: Card) -> BriscolaState:
     """The seat to move plays `card`; raises RuleViolation if it cannot."""
-    setup, hands, stock, table, leader, seat, points, taken, _ = state
+    seat = state.turn
     if seat is None:
         raise _not_playing(state)
+    hands = state.hands
     hand = hands[seat]
-    try:
-        position = hand.index(card)
-    except ValueError:
-        raise RuleViolation("carta in mano", f"seat {seat} does not hold {card}: its hand is "
-                            f"{' '.join(c.code for c in hand)}") from None
-    rest = hand[:position] + hand[position + 1:]
-    table = (*table, card)
-    if len(table) < setup.players:
+    # Cards are singletons: a hand of at most three is cut without searching it, mostly.
+    if hand and hand[0] is card:
+        rest = hand[1:]
+    elif hand and hand[-1] is card:
+        rest = hand[:-1]
+    else:
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise RuleViolation("carta in mano", f"seat {seat} does not hold {card}: its hand "
+                                f"is {' '.join(c.code for c in hand)}") from None
+        rest = hand[:position] + hand[position + 1:]
+    setup = state.setup
+    table = (*state.table, card)
+    if len(table) == setup.players:
+        return _close_trick(state, setup, hands, seat, rest, table)
+    if len(hands) == 2:
+        hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+    else:
         hands = (*hands[:seat], rest, *hands[seat + 1:])
-        return _new(BriscolaState, (setup, hands, stock, table, leader, setup.after[seat],
-                                    points, taken, None))
-    return _close_trick(state, seat, rest, table)
+    return _card_placed(state, hands=hands, table=table, turn=setup.after[seat])
 
 
-def _close_trick(state: BriscolaState, seat: int, rest: tuple[Card, ...],
-                 table: tuple[Card, ...]) -> BriscolaState:
-    setup, hands_before, stock, _, leader, _, (p0, p1), (t0, t1), _ = state
+def _close_trick(state: BriscolaState, setup: Setup, before: tuple[tuple[Card, ...], ...],
+                 seat: int, rest: tuple[Card, ...], table: tuple[Card, ...]) -> BriscolaState:
+    """The last card of the mano is on the table: the trick, the draws and maybe the end."""
     # Cards are ints (their deck index): they index the tables directly.
     keys = setup.keys[SUIT_NUMBER[table[0]]]
-    if len(table) == 2:  # head to head, the common case: no loop
+    stock = state.stock
+    if len(table) == 2:  # head to head, the common case: no loops
         first, second = table
         best = 1 if keys[second] > keys[first] else 0
         points = POINTS[first] + POINTS[second]
+        winner = setup.rounds[state.leader][best]
+        mine, theirs = (rest, before[1]) if seat == 0 else (before[0], rest)
+        if stock:
+            # The winner draws the top card, the other the next one.
+            if winner == 0:
+                mine, theirs = mine + stock[:1], theirs + stock[1:2]
+            else:
+                mine, theirs = mine + stock[1:2], theirs + stock[:1]
+            stock = stock[2:]
+        hands: tuple[tuple[Card, ...], ...] = (mine, theirs)
     else:
         best = best_key = -2
         points = 0
@@ -164,16 +203,19 @@ def _close_trick(state: BriscolaState, seat: int, rest: tuple[Card, ...],
             points += POINTS[card]
             if keys[card] > best_key:
                 best, best_key = position, keys[card]
-    winner = setup.rounds[leader][best]
-    hands = list(hands_before)
-    hands[seat] = rest
-    if stock:
-        # The winner draws the top card, the others follow round the table; the stock always
-        # holds a multiple of the players (34 or 28 with the briscola card), so it runs out
-        # exactly at the end of a round.
-        for drawn, drawer in enumerate(setup.rounds[winner]):
-            hands[drawer] += (stock[drawn],)
-        stock = stock[setup.players:]
+        winner = setup.rounds[state.leader][best]
+        drawing = list(before)
+        drawing[seat] = rest
+        if stock:
+            # The winner draws the top card, the others follow round the table; the stock
+            # always holds a multiple of the players (34 or 28 with the briscola card), so it
+            # runs out exactly at the end of a round.
+            for drawn, drawer in enumerate(setup.rounds[winner]):
+                drawing[drawer] += (stock[drawn],)
+            stock = stock[setup.players:]
+        hands = tuple(drawing)
+    p0, p1 = state.points
+    t0, t1 = state.taken
     if setup.sides[winner]:
         side, side_points = 1, p1 + points
         totals, taken = (p0, side_points), (t0, t1 + table)
@@ -182,8 +224,8 @@ def _close_trick(state: BriscolaState, seat: int, rest: tuple[Card, ...],
         totals, taken = (side_points, p1), (t0 + table, t1)
     vinto = side if side_points >= WINNING_POINTS and setup.rules.vinco_subito else None
     turn = winner if hands[winner] and vinto is None else None
-    return _new(BriscolaState, (setup, tuple(hands), stock, (), winner, turn, totals, taken,
-                                vinto))
+    return _trick_closed(state, hands=hands, stock=stock, leader=winner, turn=turn,
+                         points=totals, taken=taken, vinto_subito=vinto)
 
 
 def _not_playing(state: BriscolaState) -> RuleViolation:

@@ -5,6 +5,8 @@ Every refusal is a RuleViolation naming the rule it breaks, so an arbiter reads 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.cards import MATTA
 from domain.cirulla.accusi import player_accusi
 from domain.cirulla.captures import legal_plays
@@ -16,12 +18,15 @@ from domain.cirulla.engine import (
     evolve,
     is_scopa,
 )
+from domain.cirulla.legal import legal_commands
+from domain.cirulla.observe import observe
 from domain.cirulla.ruleset import Accuso, Ruleset
 from domain.cirulla.state import CirullaState, Play, empty_state, notation, taken
 from domain.events import AccusoDeclared, CardPlayed, PlayEvent
 from domain.game import Command, DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Seating
 from domain.shuffle import Seed
+from domain.viewing import Observation, Viewer, Visibility
 
 
 def decide(state: CirullaState, command: Command) -> tuple[PlayEvent, ...]:
@@ -125,6 +130,13 @@ class CirullaEngine:
 
     def to_move(self, state: CirullaState) -> int | None:
         return None if state.finished or not state.dealt else state.to_move
+
+    def legal_commands(self, state: CirullaState) -> tuple[Command, ...]:
+        return legal_commands(state)
+
+    def observe(self, state: CirullaState, viewer: Viewer, visibility: Visibility,
+                plays: Sequence[CardPlayed]) -> Observation:
+        return observe(state, viewer, visibility, plays)
 
 
 ENGINE = CirullaEngine()

@@ -38,6 +38,7 @@ from domain.events import (
     SmazzataDealt,
     SmazzataEnded,
 )
+from domain.replacing import replacer
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 
@@ -113,58 +114,83 @@ def _dealt(state: CirullaState, event: SmazzataDealt) -> CirullaState:
     seating = state.seating
     # The matta is dealt as a plain 7, so every table value is the card's own.
     table = tuple(sorted(event.table, key=_PLAIN_TABLE_KEY.__getitem__))
-    return _new_state(CirullaState, (
-        state.ruleset, seating, event.number, event.dealer, event.hands, table,
-        tuple([c.value for c in table]), event.stock, ((), ()), (0, 0), (),
-        seating.first_after_dealer(event.dealer), 0, None, -1,
-        (False,) * seating.players, None, True, False))
+    return _smazzata_dealt(state, number=event.number, dealer=event.dealer, hands=event.hands,
+                           table=table, table_values=tuple([c.value for c in table]),
+                           stock=event.stock, to_move=seating.first_after_dealer(event.dealer),
+                           declared=(False,) * seating.players)
 
 
 def _hand_dealt(state: CirullaState, event: HandDealt) -> CirullaState:
-    fields = list(state)
-    fields[_HANDS] = event.hands
-    fields[_STOCK] = state.stock[sum(map(len, event.hands)):]
-    fields[_DECLARED] = (False,) * len(event.hands)
-    return _new_state(CirullaState, fields)
-
-
-_HANDS = CirullaState._fields.index("hands")
-_STOCK = CirullaState._fields.index("stock")
-_DECLARED = CirullaState._fields.index("declared")
+    return _hands_from_stock(state, hands=event.hands,
+                             stock=state.stock[sum(map(len, event.hands)):],
+                             declared=(False,) * len(event.hands))
 
 
 def _accuso(state: CirullaState, event: AccusoDeclared) -> CirullaState:
     record = AccusoRecord(event.seat, event.kind, event.cards, event.points, event.matta_value)
-    fields = list(state)
-    fields[_ACCUSI] = (*state.accusi, record)
+    accusi = (*state.accusi, record)
     if event.kind in DEALER_KINDS:
         side = state.seating.side_of(event.seat)
-        fields[_CAPTURED] = _add_to_side(state.captured, side, state.table)
-        fields[_TABLE] = fields[_TABLE_VALUES] = ()
-        fields[_LAST_CAPTURE] = side
-    else:
-        declared = list(state.declared)
-        declared[event.seat] = True
-        fields[_DECLARED] = tuple(declared)
-        if MATTA in event.cards:
-            fields[_MATTA] = event.matta_value
-    return _new_state(CirullaState, fields)
-
-
-_FIELD = {name: i for i, name in enumerate(CirullaState._fields)}
-_ACCUSI, _CAPTURED, _TABLE = _FIELD["accusi"], _FIELD["captured"], _FIELD["table"]
-_TABLE_VALUES, _LAST_CAPTURE, _MATTA = (_FIELD["table_values"], _FIELD["last_capture_side"],
-                                        _FIELD["matta_value"])
-_FINISHED = _FIELD["finished"]
+        return _table_taken_by_dealer(state, accusi=accusi, last_capture_side=side,
+                                      captured=_add_to_side(state.captured, side, state.table))
+    declared = list(state.declared)
+    declared[event.seat] = True
+    matta_value = event.matta_value if MATTA in event.cards else state.matta_value
+    return _hand_declared(state, accusi=accusi, declared=tuple(declared),
+                          matta_value=matta_value)
 
 
 def _ended(state: CirullaState, event: SmazzataEnded) -> CirullaState:
-    fields = list(state)
     if event.leftover_to is not None and state.table:
-        fields[_CAPTURED] = _add_to_side(state.captured, event.leftover_to, state.table)
-        fields[_TABLE] = fields[_TABLE_VALUES] = ()
-    fields[_FINISHED] = True
-    return _new_state(CirullaState, fields)
+        return _over_with_leftover(state, captured=_add_to_side(state.captured,
+                                                                 event.leftover_to, state.table))
+    return state._replace(finished=True)
+
+
+# The state after each kind of event, built by name (domain/replacing.py): the fields listed
+# change, the constants are set, every other field is carried over from `state`. `_played` runs
+# once per play of every replay and simulation, the others a few times per smazzata.
+
+@replacer(CirullaState, captured=((), ()), scope=(0, 0), accusi=(), plays=0, matta_value=None,
+          matta_until_mano=-1, last_capture_side=None, dealt=True, finished=False)
+def _smazzata_dealt(state: CirullaState, *, number: int, dealer: int,
+                    hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+                    table_values: tuple[int, ...], stock: tuple[Card, ...], to_move: int,
+                    declared: tuple[bool, ...]) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState)
+def _hands_from_stock(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...],
+                      stock: tuple[Card, ...], declared: tuple[bool, ...]) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, table=(), table_values=())
+def _table_taken_by_dealer(state: CirullaState, *, accusi: tuple[AccusoRecord, ...],
+                           captured: tuple[tuple[Card, ...], tuple[Card, ...]],
+                           last_capture_side: int) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState)
+def _hand_declared(state: CirullaState, *, accusi: tuple[AccusoRecord, ...],
+                   declared: tuple[bool, ...], matta_value: int | None) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, table=(), table_values=(), finished=True)
+def _over_with_leftover(state: CirullaState, *,
+                        captured: tuple[tuple[Card, ...], tuple[Card, ...]]) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, dealt=True, finished=False)
+def _played(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+            table_values: tuple[int, ...], captured: tuple[tuple[Card, ...], tuple[Card, ...]],
+            scope: tuple[int, int], to_move: int, plays: int, matta_value: int | None,
+            matta_until_mano: int, last_capture_side: int | None) -> CirullaState:
+    raise NotImplementedError
 
 
 def _add_to_side(captured: tuple[tuple[Card, ...], tuple[Card, ...]], side: int,
@@ -180,8 +206,8 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     Whether it is a scopa follows from the position (is_scopa); CardPlayed records it too.
     The fields are unpacked at once: this runs once per play of every replay and simulation.
     """
-    (ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
-     seat, plays, matta_value, matta_until, declared, last_capture_side, _, _) = state
+    seat = state.to_move
+    hands = state.hands
     hand = hands[seat]
     # A hand holds at most three cards: cut the played one without searching for it.
     if hand[0] is card:
@@ -194,6 +220,15 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
     else:
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
+    table = state.table
+    values = state.table_values
+    plays = state.plays
+    matta_value = state.matta_value
+    matta_until = state.matta_until_mano
+    seating = state.seating
+    scope = state.scope
+    captured = state.captured
+    last_capture_side = state.last_capture_side
     if capture:
         side = seat & 1
         if len(capture) == len(table):
@@ -217,7 +252,7 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         values = values[:at] + (value,) + values[at:]
         table = table[:at] + (card,) + table[at:]
         if card is MATTA and matta_value is not None:
-            keep_value = ruleset.matta_durata is MattaDurata.SMAZZATA
+            keep_value = state.ruleset.matta_durata is MattaDurata.SMAZZATA
             matta_until = _FOREVER if keep_value else plays // seating.players
     plays += 1
     if matta_value is not None and plays // seating.players > matta_until and MATTA in table:
@@ -225,17 +260,15 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         matta_value, matta_until = None, -1
         table = tuple(sorted(table, key=_PLAIN_TABLE_KEY.__getitem__))
         values = tuple([c.value for c in table])
-    return _new_state(CirullaState, (
-        ruleset, seating, number, dealer, hands, table, values, stock, captured, scope, accusi,
-        seating.after[seat], plays, matta_value, matta_until, declared, last_capture_side,
-        True, False))
+    return _played(state, hands=hands, table=table, table_values=values, captured=captured,
+                   scope=scope, to_move=seating.after[seat], plays=plays, matta_value=matta_value,
+                   matta_until_mano=matta_until, last_capture_side=last_capture_side)
 
 
 _PLAIN_TABLE_KEY = tuple(c.value * 64 + c for c in DECK)
 """table_order's key of each card at its own value (the matta a plain 7), by deck index."""
 
 
-_new_state = tuple.__new__   # all 19 fields given: skip the NamedTuple's Python-level __new__
 _not = operator.not_
 
 

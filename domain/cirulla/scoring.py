@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from domain.cards import DECK, SETTEBELLO, Card, Rank
+from domain.cards import DECK, SETTEBELLO, UNKNOWN, Card, Rank
 from domain.cirulla.ruleset import Primiera, Ruleset
 
 CATEGORIES = ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
@@ -27,7 +27,9 @@ PICCOLA_SEQUENCE = tuple(DECK[0:7])   # asso .. 7 di denari
 
 # A pile is scored from its 40-bit mask (bit i = the card of deck index i): each category is
 # then a few integer operations and table look-ups per suit of 10 bits, not a pass per category.
-_BIT = tuple(1 << i for i in range(40))
+# One more entry for the unknown card of a transcribed record (domain.cards.UNKNOWN): it adds
+# to a pile's count of cards but to no suit, so it wins no category by what it might be.
+_BIT = (*(1 << i for i in range(40)), 0)
 _SUIT_BITS = 0x3FF
 _GRANDE_BITS = sum(_BIT[c] for c in GRANDE)
 _SETTEBELLO_BIT = _BIT[SETTEBELLO]
@@ -127,6 +129,10 @@ def _majority(a: int, b: int, threshold: int) -> int | None:
     return None
 
 
+def _known(pile: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(c for c in pile if c is not UNKNOWN)
+
+
 def score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
           accusi: tuple[int, int], ruleset: Ruleset) -> Breakdown:
     ma, mb = pile_mask(piles[0]), pile_mask(piles[1])
@@ -135,7 +141,7 @@ def score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
     if ruleset.primiera is Primiera.SOMMA:
         primiera = _primiera_winner(_primiera_of_mask(ma), _primiera_of_mask(mb))
     else:
-        primiera = primiera_winner(piles, ruleset.primiera)
+        primiera = primiera_winner((_known(piles[0]), _known(piles[1])), ruleset.primiera)
     up_to = ruleset.piccola_fino_al
     rows = (
         ("scope", scope[0], scope[1]),

@@ -2,38 +2,55 @@
 
 The record is trusted only as far as the rules re-derive it: each recorded event that starts an
 action is turned back into the command that would have caused it (a CardPlayed into a PlayCard,
-a SmazzataDealt into a DealSmazzata with the seed revealed later), `decide` is asked again, and
-what it returns must be exactly what was recorded, with one timestamp per action. The first
-disagreement is the finding; what follows it cannot be trusted, so the audit stops there.
+a SmazzataDealt into a DealSmazzata with the seed revealed later, a transcribed deal into a
+TranscribeDeal), `decide` is asked again, and what it returns must be exactly what was recorded,
+with one timestamp per action.
+
+Every finding is collected, each with its severity: a record that disagrees with the rules or
+its seeds is a FAILURE (the replay then goes on from what was recorded, as long as it can be
+folded); an irregularity the table noted is a FINDING for the arbiter; a check the unknown cards
+of a transcribed record leave open is a NOTE. The match's verdict is the worst of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from enum import IntEnum
 
-from domain.events import AccusoDeclared, CardPlayed, SmazzataDealt
+from domain.events import AccusoDeclared, CardPlayed, DealAnnulled, SmazzataDealt, SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.commands import (
     CommitSeed,
+    ContributeSeed,
     CreateMatch,
+    DealLayout,
     DealSmazzata,
     MatchCommand,
     RecordAbandon,
+    RecordIrregularPlay,
     RecordRuling,
     RecordTimeout,
+    RevealMatchSeed,
     RevealSeed,
+    TranscribeAccuso,
+    TranscribeDeal,
 )
-from domain.record.decide import decide
+from domain.record.decide import decide_checked
 from domain.record.events import (
+    LIVE,
     Abandoned,
+    IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchSeedRevealed,
     RulingRecorded,
     SeedCommitted,
+    SeedContributed,
     SeedRevealed,
+    TableVisibility,
     TimeoutRecorded,
 )
 from domain.record.games import GameRules
@@ -43,13 +60,23 @@ from domain.shuffle import Seed, SeedError, check_commitment
 Recorded = tuple[MatchEvent, datetime]
 
 
+class Severity(IntEnum):
+    NOTE = 1       # a check the known cards cannot make (transcribed records)
+    FINDING = 2    # an irregularity noted in the record: for the arbiter
+    FAILURE = 3    # the record disagrees with its rules, seeds or clock
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """A problem at event `version` (1-based position in the match's stream)."""
+    """Something found at event `version` (1-based position in the match's stream)."""
 
     version: int
     check: str
     message: str
+    severity: Severity = Severity.FAILURE
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +87,15 @@ class Audit:
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        """No failure: irregularities and notes are for the arbiter, not defects of the record."""
+        return self.verdict is not Severity.FAILURE
+
+    @property
+    def verdict(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)
+
+    def of(self, severity: Severity) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is severity)
 
 
 class _Stop(Exception):
@@ -73,27 +108,32 @@ class _Stop(Exception):
 def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit:
     state = initial(catalog)
     index = 0
+    findings: list[Finding] = []
     try:
         while index < len(stream):
-            state, index = _guarded_step(state, stream, index)
+            state, index = _guarded_step(state, stream, index, findings)
     except _Stop as stop:
-        findings = (stop.finding,) if stop.finding else ()
-        return Audit(findings, state, stop.pending)
-    return Audit((), state, _in_progress(state))
+        if stop.finding:
+            findings.append(stop.finding)
+        return Audit(tuple(findings), state, stop.pending)
+    return Audit(tuple(findings), state, _in_progress(state))
 
 
 def _in_progress(state: MatchState) -> str | None:
     if state.phase is Phase.ENDED:
+        promised = state.created.match_seed_commitment if state.created else None
+        if promised is not None and state.match_seed is None:
+            return "ended; the match seed is not revealed yet"
         return None
     if state.phase is Phase.NEW:
         return "the match has no events"
     return f"in progress: smazzata {state.smazzata}, phase '{state.phase.value}'"
 
 
-def _guarded_step(state: MatchState, stream: Sequence[Recorded],
-                  index: int) -> tuple[MatchState, int]:
+def _guarded_step(state: MatchState, stream: Sequence[Recorded], index: int,
+                  findings: list[Finding]) -> tuple[MatchState, int]:
     try:
-        return _step(state, stream, index)
+        return _step(state, stream, index, findings)
     except _Stop:
         raise
     except (ValueError, TypeError, LookupError, AttributeError) as error:
@@ -101,50 +141,127 @@ def _guarded_step(state: MatchState, stream: Sequence[Recorded],
         raise _Stop(Finding(index + 1, "replay", f"{type(error).__name__}: {error}")) from None
 
 
-def _step(state: MatchState, stream: Sequence[Recorded], index: int) -> tuple[MatchState, int]:
+def _step(state: MatchState, stream: Sequence[Recorded], index: int,
+          findings: list[Finding]) -> tuple[MatchState, int]:
     at = stream[index][1]
     version = index + 1
     command = _infer(state, stream, index)
     try:
-        expected = decide(state, command, at)
+        decided = decide_checked(state, command, at)
     except RuleViolation as refused:
+        # How many recorded events this action holds is unknown: the replay cannot go on.
         raise _Stop(Finding(version, refused.rule, refused.message)) from None
+    expected = decided.events
+    findings.extend(Finding(version, "unverifiable", note, Severity.NOTE)
+                    for note in decided.notes)
+    differs = [f for f in (_compare(stream, index + k, w, at) for k, w in enumerate(expected))
+               if f is not None]
+    if differs:
+        findings.extend(differs)
+        return _go_on(state, stream, index, len(expected)), index + len(expected)
     for offset, wanted in enumerate(expected):
-        _compare(stream, index + offset, wanted, at)
-    for wanted in expected:
         state = evolve(state, wanted, at)
+        if isinstance(wanted, IrregularityNoted):
+            findings.append(_irregularity(index + offset + 1, wanted))
     return state, index + len(expected)
 
 
-def _compare(stream: Sequence[Recorded], index: int, wanted: MatchEvent, at: datetime) -> None:
+def _go_on(state: MatchState, stream: Sequence[Recorded], index: int, count: int) -> MatchState:
+    """After a disagreement, the replay goes on from what was recorded, if it folds at all."""
+    for recorded, at in stream[index:index + count]:
+        try:
+            state = evolve(state, recorded, at)
+        except (ValueError, TypeError, LookupError, AttributeError) as error:
+            raise _Stop(Finding(index + 1, "replay", f"the replay stops here: what was recorded "
+                                                     f"cannot be folded ({error})")) from None
+    return state
+
+
+def _irregularity(version: int, noted: IrregularityNoted) -> Finding:
+    shown = "" if noted.verified else " (the known cards cannot show it)"
+    return Finding(noted.refers_to, f"irregularity: {noted.rule}",
+                   f"{noted.message}; noted by {noted.noted_by} at event {version}{shown}",
+                   Severity.FINDING)
+
+
+# Fields added by class_version 2: a version-1 record holds None there ("not recorded"), and
+# is compared on the fields it has.
+_ADDED = {MatchCreated: ("provenance", "visibility", "match_seed_commitment"),
+          SmazzataEnded: ("outcome",), MatchEnded: ("settlement",)}
+
+
+def _compare(stream: Sequence[Recorded], index: int, wanted: MatchEvent,
+             at: datetime) -> Finding | None:
     version = index + 1
     if index >= len(stream):
-        raise _Stop(Finding(version, "replay", f"missing: the rules give {wanted} here"))
+        return Finding(version, "replay", f"missing: the rules give {wanted} here")
     recorded, recorded_at = stream[index]
+    added = _ADDED.get(type(recorded), ())
+    blank = {name: None for name in added if getattr(recorded, name) is None}
+    if blank and type(wanted) is type(recorded):
+        wanted = replace(wanted, **blank)  # type: ignore[arg-type]
     if recorded != wanted:
-        raise _Stop(Finding(version, "replay", f"recorded {recorded}, but the rules give "
-                                               f"{wanted}"))
+        return Finding(version, "replay", f"recorded {recorded}, but the rules give {wanted}")
     if recorded_at != at:
-        raise _Stop(Finding(version, "clock", "an event caused by the same action as the one "
-                                              "before it must carry the same timestamp"))
+        return Finding(version, "clock", "an event caused by the same action as the one before "
+                                         "it must carry the same timestamp")
+    return None
 
 
 def _infer(state: MatchState, stream: Sequence[Recorded], index: int) -> MatchCommand:
     event = stream[index][0]
     if isinstance(event, CardPlayed):
-        return PlayCard(seat=event.seat, card=event.card, capture=event.capture,
-                        matta_value=event.matta_value)
+        return _played(state, stream, index, event)
     if isinstance(event, AccusoDeclared) and state.phase is Phase.PLAY:
+        if state.transcribed:
+            return TranscribeAccuso(seat=event.seat, kind=event.kind, cards=event.cards,
+                                    matta_value=event.matta_value)
         return DeclareAccuso(seat=event.seat, kind=event.kind, matta_value=event.matta_value)
     if isinstance(event, SmazzataDealt):
+        if event.seed_commitment is None:
+            return _transcribed_deal(stream, index)
         return DealSmazzata(seed=_seed_of_smazzata(state, stream, index))
     if isinstance(event, SeedCommitted):
         return CommitSeed(commitment=event.commitment)
+    if isinstance(event, SeedContributed):
+        return ContributeSeed(seat=event.seat, contribution=_bytes(event, index + 1))
     if isinstance(event, SeedRevealed):
-        return RevealSeed(seed=_seed(event, index + 1))
+        return RevealSeed(seed=_seed(event.seed, index + 1))
+    if isinstance(event, MatchSeedRevealed):
+        return RevealMatchSeed(seed=_seed(event.seed, index + 1))
     if isinstance(event, MatchCreated):
         return _creation(event)
     return _other(event, stream, index)
+
+
+def _played(state: MatchState, stream: Sequence[Recorded], index: int,
+            event: CardPlayed) -> PlayCard | RecordIrregularPlay:
+    play = PlayCard(seat=event.seat, card=event.card, capture=event.capture,
+                    matta_value=event.matta_value)
+    noted = [e for e, _ in stream[index + 1:index + 8] if isinstance(e, IrregularityNoted)
+             and e.refers_to == index + 1]
+    if not noted:
+        return play
+    unverified = next((n.rule for n in noted if not n.verified), None)
+    return RecordIrregularPlay(play=play, noted_by=noted[0].noted_by, rule=unverified)
+
+
+def _transcribed_deal(stream: Sequence[Recorded], index: int) -> TranscribeDeal:
+    """The attempts of one transcribed deal: each annulled one is followed by DealAnnulled."""
+    layouts: list[DealLayout] = []
+    dealer = None
+    while index < len(stream):
+        dealt = stream[index][0]
+        if not isinstance(dealt, SmazzataDealt):
+            break
+        dealer = dealt.dealer
+        layouts.append(DealLayout(hands=dealt.hands, table=dealt.table, stock=dealt.stock,
+                                  briscola=dealt.briscola))
+        following = stream[index + 1][0] if index + 1 < len(stream) else None
+        if not isinstance(following, DealAnnulled):
+            break
+        index += 2
+    return TranscribeDeal(layout=layouts[-1], annulled=tuple(layouts[:-1]), dealer=dealer)
 
 
 def _other(event: MatchEvent, stream: Sequence[Recorded], index: int) -> MatchCommand:
@@ -166,14 +283,26 @@ def _creation(event: MatchCreated) -> CreateMatch:
     return CreateMatch(game=event.game, ruleset=event.ruleset, players=event.players,
                        match_format=event.match_format, time_control=event.time_control,
                        first_dealer=event.first_dealer, tournament=event.tournament,
-                       round=event.round, table=event.table)
+                       round=event.round, table=event.table,
+                       provenance=event.provenance or LIVE,
+                       visibility=event.visibility or TableVisibility(),
+                       match_seed_commitment=event.match_seed_commitment)
 
 
-def _seed(event: SeedRevealed, version: int) -> Seed:
+def _seed(text: str, version: int) -> Seed:
     try:
-        return Seed.from_hex(event.seed)
+        return Seed.from_hex(text)
     except SeedError as error:
         raise _Stop(Finding(version, "seed", str(error))) from None
+
+
+def _bytes(event: SeedContributed, version: int) -> bytes:
+    try:
+        return bytes.fromhex(event.contribution)
+    except ValueError:
+        raise _Stop(Finding(version, "seed-contribution", f"contribution "
+                                                          f"{event.contribution!r} is not hex")
+                    ) from None
 
 
 def _moment(text: str | None, version: int) -> datetime | None:
@@ -185,7 +314,7 @@ def _moment(text: str | None, version: int) -> datetime | None:
 
 def _reveal_after(stream: Sequence[Recorded], index: int) -> Seed | None:
     following = stream[index + 1][0] if index + 1 < len(stream) else None
-    return _seed(following, index + 2) if isinstance(following, SeedRevealed) else None
+    return _seed(following.seed, index + 2) if isinstance(following, SeedRevealed) else None
 
 
 def _committed(state: MatchState, seed: Seed, version: int) -> Seed:
@@ -205,7 +334,7 @@ def _seed_of_smazzata(state: MatchState, stream: Sequence[Recorded], index: int)
     for later in range(index + 1, len(stream)):
         event = stream[later][0]
         if isinstance(event, SeedRevealed) and event.smazzata == state.smazzata:
-            return _committed(state, _seed(event, later + 1), later + 1)
+            return _committed(state, _seed(event.seed, later + 1), later + 1)
         if isinstance(event, SeedCommitted | MatchEnded):
             raise _Stop(Finding(later + 1, "seed-reveal", f"smazzata {state.smazzata} is over "
                                                           "but its seed was never revealed"))

@@ -26,6 +26,7 @@ from domain.match_format import (
     MatchFormatError,
     MatchKind,
     SmazzataResult,
+    match_points,
     match_status,
 )
 from domain.penalty import Forfeit, forfeit
@@ -72,10 +73,15 @@ def _standing(fmt: MatchFormat, results: Sequence[object],
     status = match_status(fmt, [_result(r) for r in results])
     scores = (status.totals[0] + adjustment[0], status.totals[1] + adjustment[1])
     winner = status.winner
-    if status.over and adjustment != (0, 0):
-        # An arbiter's adjustment counts like points: the side ahead after it wins.
-        winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-    return Standing(scores, status.over, winner, status.reason)
+    if not status.over:
+        return Standing(scores, False, winner, status.reason)
+    if adjustment == (0, 0):
+        return Standing(scores, True, winner, status.reason,
+                        match_points(fmt, [_result(r) for r in results]))
+    # An arbiter's adjustment counts like points: the side ahead after it wins, by MP the
+    # adjusted difference.
+    winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
+    return Standing(scores, True, winner, status.reason, abs(scores[0] - scores[1]))
 
 
 def _result(value: object) -> SmazzataResult:
@@ -86,7 +92,9 @@ def _result(value: object) -> SmazzataResult:
 
 def _settled(settlement: Forfeit) -> tuple[tuple[int, int], Standing]:
     awarded = (settlement.awarded, 0) if settlement.winner == 0 else (0, settlement.awarded)
-    return awarded, Standing(settlement.final_totals, True, settlement.winner, "forfeit")
+    totals, winner = settlement.final_totals, settlement.winner
+    mp = 0 if winner is None else max(0, totals[winner] - totals[1 - winner])
+    return awarded, Standing(totals, True, winner, "forfeit", mp)
 
 
 class _Formats:

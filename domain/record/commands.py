@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from domain.cards import Card
 from domain.events import PlayEvent
 from domain.game import DeclareAccuso, PlayCard
-from domain.record.events import TimeControl
+from domain.record.events import LIVE, Provenance, TableVisibility, TimeControl
 from domain.shuffle import Seed
 
 
@@ -28,11 +29,71 @@ class CreateMatch:
     tournament: str | None = None
     round: int | None = None
     table: int | None = None
+    provenance: Provenance = LIVE
+    visibility: TableVisibility = field(default_factory=TableVisibility)
+    match_seed_commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CommitSeed:
     commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContributeSeed:
+    """Seat `seat` adds `contribution` (bytes) to the seed of the smazzata about to be dealt."""
+
+    seat: int
+    contribution: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RevealMatchSeed:
+    """The match seed, once the match is over: every smazzata seed re-derives from it."""
+
+    seed: Seed
+
+
+@dataclass(frozen=True, slots=True)
+class DealLayout:
+    """A deal as people wrote it down: each seat's hand, the table, the stock (top first), the
+    Briscola card. UNKNOWN stands for a card nobody saw; the 40 cards are all there."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...] = ()
+    stock: tuple[Card, ...] = ()
+    briscola: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TranscribeDeal:
+    """A transcribed match's deal, with no seed: `layout`, after the `annulled` attempts that
+    went "a monte" (in order). `dealer`, if the record names one, must be the rotation's."""
+
+    layout: DealLayout
+    annulled: tuple[DealLayout, ...] = ()
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TranscribeAccuso:
+    """A transcribed accuso with the cards it showed: they become known."""
+
+    seat: int
+    kind: str
+    cards: tuple[Card, ...]
+    matta_value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordIrregularPlay:
+    """A play the rules refuse but the table accepted, recorded as it happened (transcribed
+    matches only). `noted_by` noted it; `rule` names the rule broken when the known cards
+    cannot show it themselves."""
+
+    play: PlayCard
+    noted_by: str
+    rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,5 +136,6 @@ class RecordRuling:
     refers_to: int | None = None
 
 
-MatchCommand = (CreateMatch | CommitSeed | DealSmazzata | RevealSeed | RecordTimeout
-                | RecordAbandon | RecordRuling | PlayCard | DeclareAccuso)
+MatchCommand = (CreateMatch | CommitSeed | ContributeSeed | DealSmazzata | RevealSeed
+                | RevealMatchSeed | TranscribeDeal | TranscribeAccuso | RecordIrregularPlay
+                | RecordTimeout | RecordAbandon | RecordRuling | PlayCard | DeclareAccuso)

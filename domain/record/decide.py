@@ -8,64 +8,108 @@ justify are refused with `RecordRefused` (a RuleViolation naming the rule).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
-from domain.events import PlayEvent
-from domain.game import DeclareAccuso, PlayCard, RuleViolation
+from domain.events import PlayEvent, SmazzataDealt
+from domain.game import DeclareAccuso, PlayCard
+from domain.match_seed import first_dealer, smazzata_seed
+from domain.record import decide_transcribed as transcribed
 from domain.record.clock import ClockError, millis, stamp, utc
 from domain.record.commands import (
     CommitSeed,
+    ContributeSeed,
     CreateMatch,
     DealSmazzata,
     MatchCommand,
     RecordAbandon,
+    RecordIrregularPlay,
     RecordRuling,
     RecordTimeout,
+    RevealMatchSeed,
     RevealSeed,
+    TranscribeAccuso,
+    TranscribeDeal,
 )
+from domain.record.decide_transcribed import Decided
 from domain.record.events import (
+    PROVENANCES,
     Abandoned,
     MatchCreated,
     MatchEnded,
+    MatchSeedRevealed,
     RulingRecorded,
     SeedCommitted,
+    SeedContributed,
     SeedRevealed,
     TimeoutRecorded,
 )
+from domain.record.games import Standing
 from domain.record.match import MatchEvent, MatchState, Phase
-from domain.shuffle import Seed, SeedError, check_commitment
+from domain.record.outcomes import settled, with_outcomes
+from domain.record.refusal import RecordRefused, need
+from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
+
+__all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
+           "decide_checked"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 ABANDON_REASONS = ("ritiro", "assenza")
 RULING_KINDS = ("adjust-score", "annul-smazzata")
-
-
-class RecordRefused(RuleViolation):
-    """A command the match record refuses: wrong phase, bad seed, unjustified timeout..."""
+_need = need
 
 
 def decide(state: MatchState, command: MatchCommand, at: datetime) -> tuple[MatchEvent, ...]:
     """The events `command` causes at `at`, or RecordRefused / RuleViolation. Pure."""
+    return decide_checked(state, command, at).events
+
+
+def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
+    """`decide`, with what the known cards of a transcribed match could not check."""
     _check_clock(state, at)
     if isinstance(command, CreateMatch):
-        return (_create(state, command),)
+        return Decided((_create(state, command),))
     if state.phase is Phase.NEW:
         raise RecordRefused("phase", "the match has not been created yet")
     if isinstance(command, RecordRuling):
-        return _ruling(state, command)
+        return Decided(_ruling(state, command))
+    if isinstance(command, RevealMatchSeed):
+        return Decided((_reveal_match_seed(state, command),))
     if state.phase is Phase.ENDED:
         raise RecordRefused("phase", "the match is over: only an arbiter's ruling may follow")
+    decided = _decided(state, command, at)
+    return replace(decided, events=with_outcomes(state, decided.events, at))
+
+
+def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
+    if isinstance(command, RecordIrregularPlay | TranscribeDeal | TranscribeAccuso):
+        return _transcription(state, command)
     if isinstance(command, PlayCard | DeclareAccuso):
-        return _play(state, command)
+        if state.transcribed:
+            return _transcription(state, command)
+        return Decided(_play(state, command))
     if isinstance(command, CommitSeed):
-        return (_commit(state, command),)
+        return Decided((_commit(state, command),))
+    if isinstance(command, ContributeSeed):
+        return Decided((_contribute(state, command),))
     if isinstance(command, DealSmazzata):
-        return _deal(state, command)
+        return Decided(_deal(state, command))
     if isinstance(command, RevealSeed):
-        return _reveal(state, command)
+        return Decided(_reveal(state, command))
     if isinstance(command, RecordTimeout):
-        return _timeout(state, command, at)
-    return _abandon(state, command, at)
+        return Decided(_timeout(state, command, at))
+    if isinstance(command, RecordAbandon):
+        return Decided(_abandon(state, command, at))
+    raise RecordRefused("command", f"{type(command).__name__} is not a command of a match")
+
+
+def _transcription(state: MatchState, command: RecordIrregularPlay | TranscribeDeal
+                   | TranscribeAccuso | PlayCard | DeclareAccuso) -> Decided:
+    if isinstance(command, TranscribeDeal):
+        return transcribed.deal(state, command)
+    if isinstance(command, TranscribeAccuso | DeclareAccuso):
+        return transcribed.accuso(state, command)
+    return transcribed.play(state, command)
 
 
 def _check_clock(state: MatchState, at: datetime) -> None:
@@ -76,12 +120,6 @@ def _check_clock(state: MatchState, at: datetime) -> None:
     if state.last_at is not None and moment < state.last_at:
         raise RecordRefused("clock", f"time {stamp(moment)} is before the previous event "
                                      f"({stamp(state.last_at)}): the record only goes forward")
-
-
-def _need(state: MatchState, phase: Phase, what: str) -> None:
-    if state.phase is not phase:
-        raise RecordRefused("phase", f"{what}: not now, the match is at phase "
-                                     f"'{state.phase.value}' (smazzata {state.smazzata})")
 
 
 def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
@@ -98,12 +136,35 @@ def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
     except ValueError as error:
         raise RecordRefused("match-setup", str(error)) from None
     _check_setup(command, seats)
+    _check_provenance(command)
     return MatchCreated(
         game=command.game, ruleset=dict(rules.options(ruleset)),
         players=tuple(command.players), sides=tuple(s % 2 for s in range(seats)),
         match_format=dict(command.match_format), time_control=command.time_control,
         first_dealer=command.first_dealer, tournament=command.tournament,
-        round=command.round, table=command.table)
+        round=command.round, table=command.table, provenance=command.provenance,
+        visibility=command.visibility, match_seed_commitment=command.match_seed_commitment)
+
+
+def _check_provenance(command: CreateMatch) -> None:
+    origin = command.provenance
+    if origin.kind not in PROVENANCES:
+        raise RecordRefused("provenance", f"provenance {origin.kind!r}: expected one of "
+                                          f"{', '.join(PROVENANCES)}")
+    written = origin.source is not None or origin.importer is not None
+    if origin.transcribed and not (origin.source or "").strip():
+        raise RecordRefused("provenance", "a transcribed match names its source file")
+    if not origin.transcribed and written:
+        raise RecordRefused("provenance", "only a transcribed match has a source file and an "
+                                          "importer")
+    promise = command.match_seed_commitment
+    if promise is not None and not _HEX64.fullmatch(promise):
+        raise RecordRefused("seed-commitment", f"match seed commitment {promise!r} is not 64 "
+                                               "lowercase hex digits (SHA-256)")
+    if promise is not None and origin.transcribed:
+        raise RecordRefused("provenance", "a transcribed match was not dealt from a match seed")
+    if command.visibility.carte_scoperte and len(command.players) != 4:
+        raise RecordRefused("match-setup", "carte scoperte is a rule of pairs: 4 players")
 
 
 def _check_setup(command: CreateMatch, seats: int) -> None:
@@ -139,11 +200,38 @@ def _check_seed(state: MatchState, seed: Seed | None) -> Seed:
     return seed
 
 
+def _contribute(state: MatchState, command: ContributeSeed) -> SeedContributed:
+    _need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
+    assert state.seating is not None
+    if not 0 <= command.seat < state.seating.players:
+        raise RecordRefused("seed-contribution", f"seat {command.seat} does not exist")
+    if state.contributions and command.seat <= state.contributions[-1][0]:
+        raise RecordRefused("seed-contribution", f"seat {command.seat} contributes after seat "
+                                                 f"{state.contributions[-1][0]}: contributions "
+                                                 "are mixed once each, in seat order")
+    if len(command.contribution) >= 2**32:
+        raise RecordRefused("seed-contribution", "a contribution is shorter than 2^32 bytes")
+    return SeedContributed(smazzata=state.smazzata, seat=command.seat,
+                           contribution=command.contribution.hex())
+
+
+def _effective(state: MatchState, house: Seed) -> Seed:
+    """docs/shuffle.md section 4: the house seed mixed with the contributions, in seat order."""
+    if not state.contributions:
+        return house
+    return mix_seeds(house, [bytes.fromhex(c) for _, c in state.contributions])
+
+
 def _deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
     _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
     seed = _check_seed(state, command.seed)
     assert state.seating is not None
-    events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata, seed)
+    events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata,
+                               _effective(state, seed))
+    if state.contributions:
+        # The deal names the house's commitment, the one published before the contributions.
+        events = tuple(replace(e, seed_commitment=state.commitment)
+                       if isinstance(e, SmazzataDealt) else e for e in events)
     if command.claimed is not None and tuple(command.claimed) != events:
         raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))
     return tuple(events)
@@ -174,8 +262,30 @@ def _reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
     standing = state.rules.standing(_format(state), state.counted(), state.adjustment)
     if not standing.over:
         return (revealed,)
-    return (revealed, MatchEnded(scores=standing.scores, winner=standing.winner,
-                                 reason=standing.reason, smazzate=len(state.ended)))
+    return (revealed, settled(standing, standing.reason, len(state.ended)))
+
+
+def _reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeedRevealed:
+    """The match seed, once the match is over: it must be the one committed at creation and
+    give every smazzata seed revealed and the first dealer (docs/shuffle.md section 2)."""
+    assert state.created is not None
+    promise = state.created.match_seed_commitment
+    if state.phase is not Phase.ENDED:
+        raise RecordRefused("seed-reveal", "the match seed is revealed once the match is over")
+    if promise is None or state.match_seed is not None:
+        raise RecordRefused("seed-reveal", "this match has no match seed to reveal (none "
+                                           "committed, or already revealed)")
+    try:
+        check_commitment(command.seed, promise)
+    except SeedError as error:
+        raise RecordRefused("seed-commitment", f"match seed: {error}") from None
+    for number, seed in state.revealed:
+        if smazzata_seed(command.seed, number).hex != seed:
+            raise RecordRefused("match-seed", f"the seed revealed for smazzata {number} is not "
+                                              "the one the match seed gives (docs/shuffle.md §2)")
+    if first_dealer(command.seed, len(state.created.players)) != state.created.first_dealer:
+        raise RecordRefused("match-seed", "the first dealer is not the one the match seed gives")
+    return MatchSeedRevealed(seed=command.seed.hex)
 
 
 def _format(state: MatchState) -> dict[str, str]:
@@ -195,9 +305,7 @@ def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int]
     game = state.game if state.phase is Phase.PLAY else None
     awarded, standing = state.rules.forfeit(_format(state), state.counted(), game,
                                             state.seating.side_of(seat), state.adjustment)
-    ended = MatchEnded(scores=standing.scores, winner=standing.winner, reason=reason,
-                       smazzate=len(state.ended))
-    return awarded, ended
+    return awarded, settled(standing, reason, len(state.ended))
 
 
 def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[MatchEvent, ...]:
@@ -294,16 +402,17 @@ def _check_ruling(state: MatchState, command: RecordRuling) -> None:
 def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
     """The result again after a ruling on a finished match; the last MatchEnded is the result."""
     assert state.result is not None
+    how = state.result.settlement.how if state.result.settlement else None
     if state.forfeit is not None:
         scores = (state.result.scores[0] + command.adjustment[0],
                   state.result.scores[1] + command.adjustment[1])
-        return MatchEnded(scores=scores, winner=state.result.winner, reason="ruling",
-                          smazzate=state.result.smazzate)
+        mp = state.result.settlement.mp if state.result.settlement else 0
+        return settled(Standing(scores, True, state.result.winner, "ruling", mp), "ruling",
+                       state.result.smazzate, how)
     annulled = state.annulled | ({command.smazzata} if command.smazzata is not None
                                  and command.kind == "annul-smazzata" else set())
     counted = state.counted(annulled)
     adjustment = (state.adjustment[0] + command.adjustment[0],
                   state.adjustment[1] + command.adjustment[1])
     standing = state.rules.standing(_format(state), counted, adjustment)
-    return MatchEnded(scores=standing.scores, winner=standing.winner, reason="ruling",
-                      smazzate=state.result.smazzate)
+    return settled(standing, "ruling", state.result.smazzate, how)

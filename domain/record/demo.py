@@ -5,7 +5,7 @@ with some timeouts, abandons and rulings, all following from one seed.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.briscola.bot import choose_command
 from domain.briscola.state import BriscolaState
@@ -18,7 +18,7 @@ from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchForm
 from domain.match_seed import first_dealer
 from domain.record.catalog import format_options
 from domain.record.commands import CreateMatch
-from domain.record.events import TimeControl
+from domain.record.events import SIMULATED, TableVisibility, TimeControl
 from domain.record.simulate import Bot, Incidents
 from domain.shuffle import Seed
 
@@ -51,6 +51,15 @@ class DemoMatch:
     incidents: Incidents
 
 
+def reseeded(demo: DemoMatch, match_seed: Seed) -> DemoMatch:
+    """The same demo match played from another match seed: its first dealer and the match
+    seed's commitment follow the seed."""
+    players = len(demo.setup.players)
+    setup = replace(demo.setup, first_dealer=first_dealer(match_seed, players),
+                    match_seed_commitment=match_seed.commitment())
+    return replace(demo, setup=setup, match_seed=match_seed)
+
+
 def demo_formats() -> list[tuple[str, MatchFormat, Ruleset | None]]:
     """Every format of both games once, with the tavern ruleset and KO on some."""
     formats: list[tuple[str, MatchFormat, Ruleset | None]] = []
@@ -80,14 +89,32 @@ def _demo(seed: Seed, index: int, game: str, fmt: MatchFormat, ruleset: Ruleset 
           players: int) -> DemoMatch:
     match_seed = Seed(hashlib.sha256(b"verbale/demo-v1\x00" + seed.value
                                      + index.to_bytes(4, "big")).digest())
+    names = tuple(NAMES[(index + k) % len(NAMES)] for k in range(players))
+    return seeded_match(game, fmt, ruleset, names, match_seed, _visibility(index, players),
+                        _incidents(index))
+
+
+def seeded_match(game: str, fmt: MatchFormat, ruleset: Ruleset | None,
+                 players: tuple[str, ...], match_seed: Seed,
+                 visibility: TableVisibility | None = None,
+                 incidents: Incidents | None = None) -> DemoMatch:
+    """A simulated match played by the bots from one match seed: every smazzata seed and the
+    first dealer derive from it, and it is committed to at creation (docs/shuffle.md §2)."""
     options = ruleset.options() if ruleset is not None else {
         "vinco_subito": "true" if fmt.vinco_subito else "false"}
-    names = tuple(NAMES[(index + k) % len(NAMES)] for k in range(players))
-    setup = CreateMatch(game=game, ruleset=options, players=names,
+    setup = CreateMatch(game=game, ruleset=options, players=players,
                         match_format=format_options(fmt),
                         time_control=TimeControl(per_move=60, bank=1800, abandon_after=300),
-                        first_dealer=first_dealer(match_seed, players))
-    return DemoMatch(setup, match_seed, _incidents(index))
+                        first_dealer=first_dealer(match_seed, len(players)),
+                        provenance=SIMULATED, visibility=visibility or TableVisibility(),
+                        match_seed_commitment=match_seed.commitment())
+    return DemoMatch(setup, match_seed, incidents or Incidents())
+
+
+def _visibility(index: int, players: int) -> TableVisibility:
+    """Some tables play with the optional visibility rules (carte scoperte: pairs only)."""
+    return TableVisibility(carte_viste=index % 3 == 1,
+                           carte_scoperte=players == 4 and index % 5 == 2)
 
 
 def _incidents(index: int) -> Incidents:

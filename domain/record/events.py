@@ -24,10 +24,46 @@ class TimeControl:
     abandon_after: int = 300
 
 
+PROVENANCES = ("live", "simulated", "transcribed")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """How a match was recorded. `live`: played at a table whose house seeded every smazzata;
+    `simulated`: played by verbale's bots from a seed; `transcribed`: written up by people after
+    the fact (`source`: the file it came from, `importer`: the program and version that read
+    it), so its deals carry no seed and may hold unknown cards."""
+
+    kind: str
+    source: str | None = None
+    importer: str | None = None
+
+    @property
+    def transcribed(self) -> bool:
+        return self.kind == "transcribed"
+
+
+LIVE = Provenance("live")
+SIMULATED = Provenance("simulated")
+
+
+@dataclass(frozen=True, slots=True)
+class TableVisibility:
+    """The optional visibility rules of the table (000, 004 "Regole opzionali")."""
+
+    carte_viste: bool = False
+    carte_scoperte: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class MatchCreated:
     """A match: game, ruleset with every option, seats, sides, format, clock, place in a
-    tournament. `players[s]` sits at seat s; `sides[s]` is that seat's side."""
+    tournament. `players[s]` sits at seat s; `sides[s]` is that seat's side.
+
+    Since class_version 2: how it was recorded (`provenance`), the table's `visibility` options
+    and, when every smazzata seed derives from one match seed (docs/shuffle.md section 2), that
+    seed's `match_seed_commitment`. A version-1 record reads with all three None: not recorded.
+    """
 
     game: str
     ruleset: Mapping[str, str]
@@ -39,6 +75,44 @@ class MatchCreated:
     tournament: str | None = None
     round: int | None = None
     table: int | None = None
+    provenance: Provenance | None = None
+    visibility: TableVisibility | None = None
+    match_seed_commitment: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeedContributed:
+    """Seat `seat`'s contribution (hex bytes) to the seed of smazzata `smazzata`, recorded after
+    the house's commitment and before the deal: the deal comes from the mix (docs/shuffle.md
+    section 4), in seat order."""
+
+    smazzata: int
+    seat: int
+    contribution: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeedRevealed:
+    """The match seed, hex, revealed once the match is over: every smazzata seed and the first
+    dealer re-derive from it (docs/shuffle.md section 2)."""
+
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularityNoted:
+    """A play the rules refuse but the table accepted, as it happened: the event at version
+    `refers_to` (by `seat`) breaks `rule`, whose source sentence is `source`. `noted_by` says
+    who noted it; `verified` whether the known cards show it (False: only the noter says so).
+    The arbiter's ruling, a later event, decides what it costs."""
+
+    refers_to: int
+    seat: int
+    rule: str
+    source: str
+    message: str
+    noted_by: str
+    verified: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +172,31 @@ class RulingRecorded:
     refers_to: int | None
 
 
+ENDINGS = ("target", "smazzate", "points", "cappotto", "vinco subito", "spareggio",
+           "timeout", "abandon")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettlement:
+    """What read models need of a result without replaying: `how` the match ended (one of
+    ENDINGS; a ruling restating the result keeps the original way) and `mp`, the MP
+    difference (winner's points less the loser's, 0 for a draw; domain.match_format)."""
+
+    how: str
+    mp: int
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
     """The result: match points per side, the winning side (None: drawn), why it ended.
-    A ruling after the end is followed by a new MatchEnded: the last one is the result."""
+    A ruling after the end is followed by a new MatchEnded: the last one is the result.
+    Since class_version 2, `settlement` (None in a version-1 record: not recorded)."""
 
     scores: tuple[int, int]
     winner: int | None
     reason: str
     smazzate: int
+    settlement: MatchSettlement | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +214,6 @@ class MatchScheduled:
     match: str
 
 
-MatchFact = (MatchCreated | SeedCommitted | SeedRevealed | TimeoutRecorded | Abandoned
-             | RulingRecorded | MatchEnded)
+MatchFact = (MatchCreated | SeedCommitted | SeedContributed | SeedRevealed | TimeoutRecorded
+             | Abandoned | RulingRecorded | MatchEnded | MatchSeedRevealed | IrregularityNoted)
 TournamentFact = TournamentCreated | MatchScheduled

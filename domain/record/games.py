@@ -23,6 +23,8 @@ class Standing:
     over: bool
     winner: int | None
     reason: str
+    mp: int = 0
+    """Once over: the MP difference, winner's points less the loser's (0: drawn)."""
 
 
 class GameRules(Protocol):

@@ -18,20 +18,28 @@ from domain.events import CardPlayed, PlayEvent, SmazzataEnded
 from domain.game import GameEngine
 from domain.record.clock import millis
 from domain.record.events import (
+    LIVE,
     Abandoned,
+    IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchFact,
+    MatchSeedRevealed,
+    Provenance,
     RulingRecorded,
     SeedCommitted,
+    SeedContributed,
     SeedRevealed,
+    TableVisibility,
     TimeoutRecorded,
 )
 from domain.record.games import GameRules
+from domain.record.transcription import transcriber
 from domain.seating import Seating
 
-MatchEvent = (MatchCreated | SeedCommitted | SeedRevealed | TimeoutRecorded | Abandoned
-              | RulingRecorded | MatchEnded | PlayEvent)
+MatchEvent = MatchFact | PlayEvent
 PLAY_EVENT_TYPES = PlayEvent.__args__
+NO_OPTIONS = TableVisibility()
 
 
 class Phase(Enum):
@@ -65,6 +73,15 @@ class MatchState:
     last_action: tuple[datetime | None, ...] = ()
     forfeit: int | None = None   # the seat whose timeout or abandon is ending the match
     result: MatchEnded | None = None
+    provenance: Provenance = LIVE
+    visibility: TableVisibility = NO_OPTIONS
+    contributions: tuple[tuple[int, str], ...] = ()   # (seat, hex) for the smazzata to deal
+    match_seed: str | None = None                      # revealed once the match is over
+    irregularities: tuple[tuple[int, IrregularityNoted], ...] = ()   # (version, fact)
+
+    @property
+    def transcribed(self) -> bool:
+        return self.provenance.transcribed
 
     @property
     def rules(self) -> GameRules:
@@ -104,7 +121,15 @@ def _fold(state: MatchState, event: MatchEvent) -> MatchState:
     if isinstance(event, MatchCreated):
         return _created(state, event)
     if isinstance(event, SeedCommitted):
-        return replace(state, commitment=event.commitment, phase=Phase.DEAL)
+        return replace(state, commitment=event.commitment, phase=Phase.DEAL, contributions=())
+    if isinstance(event, SeedContributed):
+        return replace(state, contributions=(*state.contributions,
+                                             (event.seat, event.contribution)))
+    if isinstance(event, MatchSeedRevealed):
+        return replace(state, match_seed=event.seed)
+    if isinstance(event, IrregularityNoted):
+        return replace(state, irregularities=(*state.irregularities,
+                                              (state.version + 1, event)))
     if isinstance(event, SeedRevealed):
         return _revealed(state, event)
     if isinstance(event, TimeoutRecorded | Abandoned):
@@ -123,22 +148,28 @@ def _created(state: MatchState, event: MatchCreated) -> MatchState:
     return replace(state, created=event, ruleset=ruleset,
                    seating=rules.seating(ruleset, seats), phase=Phase.COMMIT, smazzata=0,
                    dealer=event.first_dealer, bank_used_ms=(0,) * seats,
-                   last_action=(None,) * seats)
+                   last_action=(None,) * seats, provenance=event.provenance or LIVE,
+                   visibility=event.visibility or NO_OPTIONS)
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
     """Play events are most of a match: one `replace` each (verify folds every one)."""
     engine = state.engine
     game = state.game
-    if state.phase is Phase.DEAL:
+    if state.phase in (Phase.DEAL, Phase.COMMIT):
+        # COMMIT: a transcribed deal, which has no seed to commit to.
         assert state.seating is not None
         game = engine.initial(state.ruleset, state.seating)
-    game = engine.evolve(game, event)
+    if state.transcribed:
+        game = transcriber(state.rules.name).fold(game, event)
+    else:
+        game = engine.evolve(game, event)
     version = state.version + 1
     if isinstance(event, SmazzataEnded):
-        return replace(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
-                       results=(*state.results, state.rules.result(game, event)),
-                       version=version, last_at=at)
+        ended = replace(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
+                        results=(*state.results, state.rules.result(game, event)),
+                        version=version, last_at=at)
+        return ended if state.commitment is not None else _next_smazzata(ended)
     if isinstance(event, CardPlayed):
         bank, seen = _thought(state, event.seat, at)
         return replace(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
@@ -160,9 +191,14 @@ def _revealed(state: MatchState, event: SeedRevealed) -> MatchState:
     revealed = (*state.revealed, (event.smazzata, event.seed))
     if state.phase is not Phase.REVEAL or state.forfeit is not None:
         return replace(state, revealed=revealed, commitment=None)
+    return _next_smazzata(replace(state, revealed=revealed, commitment=None))
+
+
+def _next_smazzata(state: MatchState) -> MatchState:
+    """The smazzata is over (its seed, if it had one, revealed): the next dealer deals next."""
     assert state.seating is not None
-    return replace(state, revealed=revealed, commitment=None, game=None, phase=Phase.COMMIT,
-                   smazzata=state.smazzata + 1, dealer=state.seating.next_dealer(state.dealer))
+    return replace(state, game=None, phase=Phase.COMMIT, smazzata=state.smazzata + 1,
+                   dealer=state.seating.next_dealer(state.dealer))
 
 
 def _ruling(state: MatchState, event: RulingRecorded) -> MatchState:

@@ -22,6 +22,7 @@ from domain.record.commands import (
     RecordAbandon,
     RecordRuling,
     RecordTimeout,
+    RevealMatchSeed,
     RevealSeed,
 )
 from domain.record.decide import decide
@@ -67,7 +68,7 @@ def next_command(state: MatchState, table: Table, at: datetime) -> tuple[MatchCo
     later = at + think_time(table.match_seed, step)
     seed = smazzata_seed(table.match_seed, state.smazzata)
     if state.phase is Phase.ENDED:
-        return None
+        return _reveal_match_seed(state, table, later)
     if state.phase is Phase.COMMIT:
         ruling = _ruling(state, table)
         if ruling is not None:
@@ -79,6 +80,15 @@ def next_command(state: MatchState, table: Table, at: datetime) -> tuple[MatchCo
     if state.phase is Phase.REVEAL:
         return RevealSeed(seed), later, table
     return _in_play(state, table, at, seed)
+
+
+def _reveal_match_seed(state: MatchState, table: Table,
+                       later: datetime) -> tuple[MatchCommand, datetime, Table] | None:
+    """Once the match is over, the match seed it committed to is revealed; then nothing."""
+    promised = state.created.match_seed_commitment if state.created else None
+    if promised is None or state.match_seed is not None:
+        return None
+    return RevealMatchSeed(table.match_seed), later, table
 
 
 def _ruling(state: MatchState, table: Table) -> RecordRuling | None:

@@ -23,6 +23,7 @@ from eventsourcing.utils import Environment, EnvType, get_topic
 from domain.record.clock import parse_stamp, stamp, utc
 from domain.record.commands import MatchCommand
 from domain.record.decide import decide
+from domain.record.envelope import RecordedBy
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.tournament import (
@@ -34,7 +35,7 @@ from domain.record.tournament import (
     evolve_tournament,
 )
 from projections.store.canonical import GENESIS, canonical_json, event_hash, presorted_json
-from projections.store.config import store_env
+from projections.store.config import URL_VARIABLE, store_env
 from projections.store.facts import FACT_OF, TOPIC_OF, StoredFact, record_of
 from projections.store.recorders import ChainedPostgresRecorder, ChainedSQLiteRecorder, Head
 
@@ -84,16 +85,25 @@ class Loaded:
     head: str
 
 
+Action = tuple[MatchCommand, datetime, RecordedBy]
+"""A command, the moment it was made, and who recorded it: one action of a match."""
+
+
 class MatchStore(Application[UUID]):
+    """The store. Built from a database URL, or from an environment mapping the way the
+    eventsourcing library builds applications (ProjectionRunner passes `env`): either the
+    library's own persistence variables, or VERBALE_DATABASE_URL."""
+
     name = "verbale"
 
-    def __init__(self, url: str | None = None,
-                 catalog: Mapping[str, GameRules] | None = None) -> None:
+    def __init__(self, env: EnvType | None = None,
+                 catalog: Mapping[str, GameRules] | None = None, *,
+                 url: str | None = None) -> None:
         if catalog is None:
             from domain.record.catalog import CATALOG
             catalog = CATALOG
         self.catalog = catalog
-        super().__init__(env=store_env(url))
+        super().__init__(env=_environment(env, url))
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         # Only the store's own configuration: stray library variables in os.environ must not
@@ -148,51 +158,69 @@ class MatchStore(Application[UUID]):
 
     # ---- writing ------------------------------------------------------------------------------
 
-    def execute(self, match: UUID, command: MatchCommand, at: datetime) -> Loaded:
-        """Decide `command` on the stored match and append its events; return the new state."""
-        loaded = self.load(match)
-        events = decide(cast(MatchState, loaded.state), command, at)
-        return self.append(loaded, events, at)
-
-    def create_match(self, command: MatchCommand, at: datetime,
-                     match: UUID | None = None) -> UUID:
-        stream = match or uuid4()
-        self.execute(stream, command, at)
-        return stream
-
-    def append(self, loaded: Loaded, events: Sequence[MatchEvent], at: datetime) -> Loaded:
-        state = cast(MatchState, loaded.state)
-        facts, head = chain_facts(loaded.stream, loaded.version, loaded.head, events, at)
+    def execute(self, match: UUID, command: MatchCommand, at: datetime, by: RecordedBy,
+                loaded: Loaded | None = None) -> Loaded:
+        """Decide `command` on the stored match (or on `loaded`, the state this writer last
+        saw of it) and append its events in one transaction; return the new state. Another
+        writer's append in between is a ConcurrencyConflict, nothing stored."""
+        current = loaded if loaded is not None and loaded.stream == match else self.load(match)
+        events = decide(cast(MatchState, current.state), command, at)
+        state = cast(MatchState, current.state)
         for event in events:
             state = evolve(state, event, utc(at))
+        facts, head = chain_facts(match, current.version, current.head, events, at, by)
         self._save(facts)
-        return Loaded(loaded.stream, state, loaded.version + len(facts), head)
+        return Loaded(match, state, current.version + len(facts), head)
 
-    def append_batch(self, batch: Sequence[tuple[UUID, Sequence[tuple[Any, datetime]]]]) -> None:
-        """Record whole streams at once, in one transaction (an import): new streams only."""
+    def create_match(self, command: MatchCommand, at: datetime, by: RecordedBy,
+                     match: UUID | None = None) -> UUID:
+        stream = match or uuid4()
+        self.execute(stream, command, at, by)
+        return stream
+
+    def execute_batch(self, batch: Sequence[tuple[UUID, Sequence[Action]]]) -> list[Loaded]:
+        """Decide whole runs of actions, stream by stream, and record all their events in one
+        transaction (an import): every command is decided, and either every event of the batch
+        is stored or none is (a refusal names the stream and the action)."""
         rows: list[StoredEvent] = []
-        for stream, recorded in batch:
-            rows.extend(stored_stream(stream, 0, GENESIS, recorded)[0])
+        after: list[Loaded] = []
+        for stream, actions in batch:
+            loaded = self.load(stream)
+            state = cast(MatchState, loaded.state)
+            recorded: list[tuple[MatchEvent, datetime, RecordedBy]] = []
+            for number, (command, at, by) in enumerate(actions, start=1):
+                try:
+                    events = decide(state, command, at)
+                except ValueError as error:
+                    raise BatchRefused(stream, number, error) from error
+                for event in events:
+                    state = evolve(state, event, utc(at))
+                    recorded.append((event, at, by))
+            made, head = stored_stream(stream, loaded.version, loaded.head, recorded)
+            rows.extend(made)
+            after.append(Loaded(stream, state, loaded.version + len(made), head))
         try:
             # Rows straight to the library's recorder: an import builds no event objects.
             self.recorder.insert_events(rows)
         except IntegrityError as error:
             raise _conflict({str(r.originator_id) for r in rows}, error) from None
+        return after
 
-    def create_tournament(self, name: str, game: str, at: datetime,
+    def create_tournament(self, name: str, game: str, at: datetime, by: RecordedBy,
                           tournament: UUID | None = None) -> UUID:
         stream = tournament or uuid4()
         loaded = self.load_tournament(stream)
-        self._append_tournament(loaded, decide_creation(loaded.state, name, game), at)
+        self._append_tournament(loaded, decide_creation(loaded.state, name, game), at, by)
         return stream
 
-    def schedule(self, tournament: UUID, command: ScheduleMatch, at: datetime) -> None:
+    def schedule(self, tournament: UUID, command: ScheduleMatch, at: datetime,
+                 by: RecordedBy) -> None:
         loaded = self.load_tournament(tournament)
-        self._append_tournament(loaded, decide_schedule(loaded.state, command), at)
+        self._append_tournament(loaded, decide_schedule(loaded.state, command), at, by)
 
     def _append_tournament(self, loaded: Loaded, events: Sequence[TournamentEvent],
-                           at: datetime) -> None:
-        facts, _ = chain_facts(loaded.stream, loaded.version, loaded.head, events, at)
+                           at: datetime, by: RecordedBy) -> None:
+        facts, _ = chain_facts(loaded.stream, loaded.version, loaded.head, events, at, by)
         self._save(facts)
 
     def _save(self, facts: Sequence[StoredFact]) -> None:
@@ -204,6 +232,23 @@ class MatchStore(Application[UUID]):
             raise _conflict({str(f.originator_id) for f in facts}, error) from None
 
 
+class BatchRefused(ValueError):
+    """An action of a batch that `decide` refused: nothing of the batch was stored."""
+
+    def __init__(self, stream: UUID, action: int, error: ValueError) -> None:
+        super().__init__(f"match {stream}, action {action}: {error}; nothing of the batch was "
+                         "recorded")
+        self.stream, self.action, self.error = stream, action, error
+
+
+def _environment(env: EnvType | None, url: str | None) -> dict[str, str]:
+    given = dict(env or {})
+    if url is None and "PERSISTENCE_MODULE" in given:
+        return given
+    return {**{k: v for k, v in given.items() if k != URL_VARIABLE},
+            **store_env(url or given.get(URL_VARIABLE))}
+
+
 def _conflict(streams: set[str], error: Exception) -> ConcurrencyConflict:
     return ConcurrencyConflict(
         f"stream {', '.join(sorted(streams))} was changed by another writer meanwhile (an event "
@@ -212,31 +257,34 @@ def _conflict(streams: set[str], error: Exception) -> ConcurrencyConflict:
 
 
 def chain_facts(stream: UUID, version: int, head: str, events: Sequence[object],
-                at: datetime) -> tuple[list[StoredFact], str]:
+                at: datetime, by: RecordedBy) -> tuple[list[StoredFact], str]:
     """Stored facts for `events` after event `version` whose hash is `head`, and the new head."""
-    return chain_stream(stream, version, head, [(event, at) for event in events])
+    return chain_stream(stream, version, head, [(event, at, by) for event in events])
+
+
+Recorded = tuple[object, datetime, RecordedBy]
 
 
 def stored_stream(stream: UUID, version: int, head: str,
-                  recorded: Sequence[tuple[object, datetime]]) -> tuple[list[StoredEvent], str]:
+                  recorded: Sequence[Recorded]) -> tuple[list[StoredEvent], str]:
     """The rows of timestamped events after event `version` whose hash is `head`: the same
     bytes as chain_stream's facts, for an import that builds no event objects."""
     rows: list[StoredEvent] = []
     text = str(stream)
     last_at: datetime | None = None
     moment = ""
-    for number, (event, at) in enumerate(recorded, start=version + 1):
+    for number, (event, at, by) in enumerate(recorded, start=version + 1):
         if at != last_at:
             moment, last_at = stamp(at), at
         fact_class = FACT_OF[type(event)]
-        state = presorted_json(record_of(fact_class, number, moment, head, event, text))
+        state = presorted_json(record_of(fact_class, number, moment, head, event, text, by))
         head = event_hash(state)
         rows.append(StoredEvent(stream, number, TOPIC_OF[fact_class.__name__], state))
     return rows, head
 
 
 def chain_stream(stream: UUID, version: int, head: str,
-                 recorded: Sequence[tuple[object, datetime]]) -> tuple[list[StoredFact], str]:
+                 recorded: Sequence[Recorded]) -> tuple[list[StoredFact], str]:
     """Stored facts for timestamped events after event `version` whose hash is `head`.
 
     The hot path of an import: each fact is built once, encoded once (the mapper reuses the
@@ -246,10 +294,10 @@ def chain_stream(stream: UUID, version: int, head: str,
     text = str(stream)
     last_at: datetime | None = None
     moment = ""
-    for version, (event, at) in enumerate(recorded, start=version + 1):  # noqa: B020
+    for version, (event, at, by) in enumerate(recorded, start=version + 1):  # noqa: B020
         if at != last_at:
             moment, last_at = stamp(at), at
-        fact = StoredFact.of(stream, version, moment, head, event, text)
+        fact = StoredFact.of(stream, version, moment, head, event, by, text)
         fact.encoded = presorted_json(fact.record())
         head = event_hash(fact.encoded)
         facts.append(fact)

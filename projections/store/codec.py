@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Mapping
 from functools import cache, partial
 from typing import Any, cast
 
-from domain.cards import DECK, Card
+from domain.cards import DECK, UNKNOWN, Card
 
 JSON = Any
 
@@ -206,8 +206,9 @@ def _decode_mapping(value: JSON, path: str) -> dict[str, str]:
     return dict(value)
 
 
-_CARDS_BY_CODE = {c.code: c for c in DECK}
-_CODES = tuple(c.code for c in DECK)
+# The unknown card (`??`, index 40) of transcribed records follows the deck.
+_CARDS_BY_CODE = {c.code: c for c in (*DECK, UNKNOWN)}
+_CODES = tuple(c.code for c in (*DECK, UNKNOWN))
 
 
 def _decode_card(value: JSON, path: str) -> Card:

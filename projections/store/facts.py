@@ -15,6 +15,7 @@ from uuid import UUID
 
 from domain import events as play
 from domain.record import events as record
+from domain.record.envelope import RecordedBy
 from projections.store.codec import JSON, decode, encode
 
 
@@ -37,17 +38,18 @@ class StoredFact:
     timestamp: str
     previous_hash: str
     data: dict[str, JSON]
+    recorded_by: dict[str, JSON] | None   # absent from records written before the envelope
 
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
 
     @classmethod
     def of(cls, stream: UUID, version: int, timestamp: str, previous_hash: str,
-           event: object, stream_text: str | None = None) -> StoredFact:
+           event: object, by: RecordedBy, stream_text: str | None = None) -> StoredFact:
         fact_class = FACT_OF[type(event)]
         fact = fact_class(originator_id=stream, originator_version=version)
         record = record_of(fact_class, version, timestamp, previous_hash, event,
-                           stream_text or str(stream))
+                           stream_text or str(stream), by)
         fact.__dict__.update(record)
         fact._record = record
         return fact
@@ -63,17 +65,40 @@ class StoredFact:
     def to_domain(self) -> Any:
         return decode(self.domain_type, self.data, f"{self.type} (event {self.version})")
 
+    def envelope(self) -> RecordedBy | None:
+        """Who recorded it; None for a record written before the envelope existed."""
+        made = self.__dict__.get("recorded_by")
+        if made is None:
+            return None
+        envelope: RecordedBy = decode(RecordedBy, made, f"{self.type} (event {self.version}) "
+                                                        "recorded_by")
+        return envelope
+
 
 def record_of(fact_class: type[StoredFact], version: int, timestamp: str, previous_hash: str,
-              event: object, stream: str) -> dict[str, JSON]:
+              event: object, stream: str, by: RecordedBy) -> dict[str, JSON]:
     """The record of `event`, keys in sorted order (canonical.presorted_json relies on it)."""
     return {"class_version": fact_class.class_version, "data": encode(event),
-            "previous_hash": previous_hash, "stream": stream, "timestamp": timestamp,
-            "type": fact_class.__name__, "version": version}
+            "previous_hash": previous_hash, "recorded_by": encode(by), "stream": stream,
+            "timestamp": timestamp, "type": fact_class.__name__, "version": version}
+
+
+# Upcasters: a record of an older class_version is read in the newest layout. The stored bytes
+# stay as written (the chain covers them); a field added since reads as None, "not recorded".
+
+def _added(*names: str) -> Any:
+    def upcast(state: dict[str, Any]) -> None:
+        for name in names:
+            state["data"].setdefault(name, None)
+    return staticmethod(upcast)
 
 
 class MatchCreated(StoredFact):
+    """v2: provenance, visibility, match_seed_commitment."""
+
     domain_type = record.MatchCreated
+    class_version = 2
+    upcast_v1_v2 = _added("provenance", "visibility", "match_seed_commitment")
 
 
 class SeedCommitted(StoredFact):
@@ -81,7 +106,12 @@ class SeedCommitted(StoredFact):
 
 
 class SmazzataDealt(StoredFact):
+    """v2: `seed_commitment` may be null (a transcribed deal) and cards may be `??`; a v1
+    record is already a valid v2 record."""
+
     domain_type = play.SmazzataDealt
+    class_version = 2
+    upcast_v1_v2 = _added()
 
 
 class DealAnnulled(StoredFact):
@@ -109,7 +139,11 @@ class TrickTaken(StoredFact):
 
 
 class SmazzataEnded(StoredFact):
+    """v2: outcome."""
+
     domain_type = play.SmazzataEnded
+    class_version = 2
+    upcast_v1_v2 = _added("outcome")
 
 
 class SeedRevealed(StoredFact):
@@ -129,7 +163,23 @@ class RulingRecorded(StoredFact):
 
 
 class MatchEnded(StoredFact):
+    """v2: settlement."""
+
     domain_type = record.MatchEnded
+    class_version = 2
+    upcast_v1_v2 = _added("settlement")
+
+
+class SeedContributed(StoredFact):
+    domain_type = record.SeedContributed
+
+
+class MatchSeedRevealed(StoredFact):
+    domain_type = record.MatchSeedRevealed
+
+
+class IrregularityNoted(StoredFact):
+    domain_type = record.IrregularityNoted
 
 
 class TournamentCreated(StoredFact):
@@ -143,7 +193,8 @@ class MatchScheduled(StoredFact):
 FACT_CLASSES: tuple[type[StoredFact], ...] = (
     MatchCreated, SeedCommitted, SmazzataDealt, DealAnnulled, AccusoDeclared, CardPlayed,
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
-    RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled)
+    RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
+    MatchSeedRevealed, IrregularityNoted)
 FACT_OF: dict[type[Any], type[StoredFact]] = {c.domain_type: c for c in FACT_CLASSES}
 FACT_NAMED: dict[str, type[StoredFact]] = {c.__name__: c for c in FACT_CLASSES}
 TOPIC_OF: dict[str, str] = {c.__name__: f"{c.__module__}:{c.__qualname__}" for c in FACT_CLASSES}

@@ -19,8 +19,9 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.record.audit import Audit, audit
+from domain.record.audit import Audit, Severity, audit
 from domain.record.clock import ClockError, parse_stamp
+from domain.record.envelope import EnvelopeError, RecordedBy
 from domain.record.events import MatchCreated, TournamentCreated
 from domain.record.tournament import (
     ScheduleMatch,
@@ -31,11 +32,13 @@ from domain.record.tournament import (
 )
 from projections.store.app import MatchStore
 from projections.store.canonical import GENESIS, canonical_json, event_hash
+from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
+ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +46,12 @@ class Problem:
     version: int | None
     check: str
     message: str
+    severity: Severity = Severity.FAILURE
 
     def __str__(self) -> str:
         where = f"event {self.version}" if self.version is not None else "stream"
-        return f"{where} [{self.check}] {self.message}"
+        label = "" if self.severity is Severity.FAILURE else f"{self.severity}: "
+        return f"{where} [{self.check}] {label}{self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,15 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        """Nothing failed; noted irregularities and notes leave a record sound."""
+        return all(p.severity is not Severity.FAILURE for p in self.problems)
+
+    @property
+    def verdict(self) -> Severity | None:
+        return max((p.severity for p in self.problems), default=None)
+
+    def of(self, severity: Severity) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity is severity)
 
 
 def verify_store(store: MatchStore, only: UUID | None = None) -> list[Verdict]:
@@ -131,10 +144,10 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
         record = json.loads(row.state.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None, [Problem(version, "decode", "the stored state is not JSON")]
-    if not isinstance(record, dict) or set(record) != RECORD_KEYS:
+    if not isinstance(record, dict) or set(record) - {ENVELOPE} != RECORD_KEYS:
         return None, [Problem(version, "fields", "the record does not have exactly the fields "
-                                                 f"{sorted(RECORD_KEYS)}")]
-    problems = []
+                                                 f"{sorted(RECORD_KEYS)} (and {ENVELOPE})")]
+    problems = _envelope(version, record)
     if canonical_json(record, checked=False) != row.state:
         problems.append(Problem(version, "canonical", "the stored bytes are not the canonical "
                                                       "JSON of their record"))
@@ -146,6 +159,16 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
         problems.append(Problem(version, "type", f"type {record['type']!r} stored with topic "
                                                  f"{row.topic!r}"))
     return record, problems
+
+
+def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
+    if ENVELOPE not in record:
+        return []
+    try:
+        decode(RecordedBy, record[ENVELOPE], f"event {version} {ENVELOPE}")
+    except (CodecError, EnvelopeError) as error:
+        return [Problem(version, "envelope", str(error))]
+    return []
 
 
 def _timestamp(version: int, record: dict[str, Any],
@@ -193,7 +216,8 @@ def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime
         return Verdict(stream, first.game, len(decoded),
                        (Problem(1, "game", f"unknown game {first.game!r}"),))
     result: Audit = audit(store.catalog, cast(Any, decoded))
-    problems = tuple(Problem(f.version, f.check, f.message) for f in result.findings)
+    problems = tuple(Problem(f.version, f.check, f.message, f.severity)
+                     for f in result.findings)
     kind = f"{first.game} {len(first.players)}p"
     return Verdict(stream, kind, len(decoded), problems, result.pending)
 
@@ -219,5 +243,10 @@ def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
 def summary(verdicts: Sequence[Verdict]) -> str:
     failed = [v for v in verdicts if not v.ok]
     events = sum(v.events for v in verdicts)
-    return (f"{len(verdicts)} streams, {events} events: {len(verdicts) - len(failed)} ok, "
+    text = (f"{len(verdicts)} streams, {events} events: {len(verdicts) - len(failed)} ok, "
             f"{len(failed)} failed")
+    noted = sum(len(v.of(Severity.FINDING)) for v in verdicts)
+    notes = sum(len(v.of(Severity.NOTE)) for v in verdicts)
+    if noted or notes:
+        text += f"; {noted} irregularities for the arbiter, {notes} unverifiable checks"
+    return text

@@ -21,7 +21,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import domain.shuffle as shuffle_module
-from domain.cards import DECK
+from domain.briscola.engine import deal_event
+from domain.cards import DECK, Card
+from domain.cirulla.dealing import distribute, next_hands
+from domain.cirulla.ruleset import ruleset_from_options
+from domain.seating import Seating
 from domain.shuffle import (
     MIN_SEED_BYTES,
     Seed,
@@ -338,3 +342,75 @@ def test_words_at_or_above_the_limit_are_skipped(monkeypatch: pytest.MonkeyPatch
         expected[i], expected[j] = expected[j], expected[i]
     assert (2**32 - 23) % 39 == 38
     assert shuffled_indices(Seed(bytes(16))) == tuple(expected)
+
+
+# ---- the deal vectors of section 10 ----------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DealVector:
+    name: str
+    deck: int
+    game: str
+    players: int
+    dealer: int
+    options: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    table: tuple[str, ...]
+    briscola: str | None
+    stock: tuple[str, ...]
+    next_hands: tuple[tuple[str, ...], ...]
+
+
+def _cards(text: str) -> tuple[str, ...]:
+    return () if text == "-" else tuple(text.split())
+
+
+def _by_seat(text: str) -> tuple[tuple[str, ...], ...]:
+    return () if text == "-" else tuple(tuple(part.split()) for part in text.split("/"))
+
+
+def _deal_vector(block: str) -> DealVector:
+    f = {key: values[0] for key, values in _fields(block).items()}
+    deck = re.fullmatch(r"vector (\d+)", f["deck"])
+    assert deck is not None, f"docs/shuffle.md: bad deal-vector deck {f['deck']!r}"
+    return DealVector(
+        name=f["vector"], deck=int(deck[1]), game=f["game"], players=int(f["players"]),
+        dealer=int(f["dealer"]), options=_cards(f["options"]), hands=_by_seat(f["hands"]),
+        table=_cards(f["table"]), briscola=None if f["briscola"] == "-" else f["briscola"],
+        stock=_cards(f["stock"]), next_hands=_by_seat(f["next hands"]))
+
+
+DEAL_VECTORS = [_deal_vector(block) for block in _fenced("deal-vector")]
+
+
+def test_the_deal_vectors_cover_both_games_and_every_deal_option() -> None:
+    assert {v.game for v in DEAL_VECTORS} == {"cirulla", "briscola"}
+    assert {v.players for v in DEAL_VECTORS} == {2, 4}
+    options = {option for v in DEAL_VECTORS for option in v.options}
+    assert {"deal_order=alternata", "direction=clockwise", "deal_order=uno-alla-volta"} <= options
+
+
+@pytest.mark.parametrize("v", DEAL_VECTORS, ids=[v.name for v in DEAL_VECTORS])
+def test_deal_vector(v: DealVector) -> None:
+    shuffle = next(s for s in VECTORS if s.number == v.deck)
+    deck = shuffled_deck(Seed.from_hex(shuffle.effective), shuffle.attempt)
+    assert tuple(c.code for c in deck) == shuffle.deck
+
+    if v.game == "cirulla":
+        ruleset = ruleset_from_options(v.options)
+        seating = Seating(v.players, ruleset.direction)
+        hands, table, stock = distribute(deck, ruleset, seating, v.dealer)
+        later, _ = next_hands(stock, seating, v.dealer)
+        assert tuple(codes(h) for h in later) == v.next_hands
+        briscola = None
+    else:
+        assert not v.options and not v.next_hands
+        dealt = deal_event(Seating(v.players), v.dealer, 0, Seed.from_hex(shuffle.effective))
+        hands, table, stock = dealt.hands, dealt.table, dealt.stock
+        briscola = None if dealt.briscola is None else dealt.briscola.code
+    assert tuple(codes(h) for h in hands) == v.hands
+    assert codes(table) == v.table and briscola == v.briscola and codes(stock) == v.stock
+
+
+def codes(cards: tuple[Card, ...]) -> tuple[str, ...]:
+    return tuple(c.code for c in cards)

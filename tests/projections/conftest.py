@@ -94,6 +94,6 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
 @pytest.fixture
 def store(backend: Backend) -> Iterator[MatchStore]:
-    app = MatchStore(backend.url, catalog=TOY_CATALOG)
+    app = MatchStore(url=backend.url, catalog=TOY_CATALOG)
     yield app
     app.close()

@@ -16,7 +16,7 @@ from domain.record.audit import audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
 from domain.record.decide import decide
-from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.events import TimeoutRecorded
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Incidents, Table, play_locally
@@ -44,7 +44,7 @@ def play(demo: DemoMatch, incidents: Incidents | None = None) -> tuple[Recorded,
     return stream, last
 
 
-demos = st.builds(lambda i, b: replace(DEMOS[i], match_seed=Seed(bytes([b]) * 16)),
+demos = st.builds(lambda i, b: reseeded(DEMOS[i], Seed(bytes([b]) * 16)),
                   st.integers(0, len(DEMOS) - 1), st.integers(0, 255))
 incidents = st.one_of(st.just(Incidents()), st.builds(Incidents, timeout_at=st.integers(0, 60)),
                       st.builds(Incidents, abandon_at=st.integers(0, 60)),

@@ -11,10 +11,11 @@ from dataclasses import dataclass, replace
 from domain.cards import Card
 from domain.dealing import deal_round_robin
 from domain.events import CardPlayed, DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
-from domain.game import Command, DeclareAccuso, GameEngine, RuleViolation
+from domain.game import Command, DeclareAccuso, GameEngine, PlayCard, RuleViolation
 from domain.record.games import Standing
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
+from domain.viewing import Observation, Viewer, Visibility, hands_seen, split_plays, visible_seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,24 @@ class ToyEngine:
 
     def to_move(self, state: ToyState) -> int | None:
         return None if state.finished or not state.hands else state.to_move
+
+    def legal_commands(self, state: ToyState) -> tuple[Command, ...]:
+        seat = self.to_move(state)
+        return () if seat is None else tuple(PlayCard(seat, c) for c in state.hands[seat])
+
+    def observe(self, state: ToyState, viewer: Viewer, visibility: Visibility,
+                plays: Sequence[CardPlayed]) -> Observation:
+        """Hands by the visibility rules; the toy has no table, stock or piles."""
+        seats = visible_seats(state.seating, viewer, visibility, False)
+        mano, seen = split_plays(plays, state.seating.players, visibility)
+        empty = ((),) * state.seating.players
+        return Observation(
+            game=self.name, viewer=viewer, number=state.number, dealer=-1,
+            hands=hands_seen(state.hands or empty, seats),
+            hand_sizes=tuple(map(len, state.hands or empty)), shown=empty, table=(),
+            briscola=None, stock_size=0, stock=None, captured_sizes=(0, 0), scope=(0, 0),
+            points=state.points, accusi=(), mano=mano, seen=seen, last_hand_face_up=False,
+            finished=state.finished, dealt=bool(state.hands))
 
 
 class ToyRules:

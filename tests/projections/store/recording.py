@@ -7,13 +7,14 @@ from uuid import UUID
 
 from domain.game import PlayCard
 from domain.record.commands import CreateMatch
-from domain.record.decide import decide
+from domain.record.envelope import RecordedBy
 from domain.record.events import TimeControl
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+BY = RecordedBy("simulator", "verbale tests")
 
 
 def toy_bot(game: object) -> PlayCard:
@@ -31,7 +32,7 @@ def record_toy_match(store: MatchStore, seed_byte: int, players: int = 2, target
                      incidents: Incidents | None = None, stop_after: int | None = None,
                      match: UUID | None = None) -> Loaded:
     """Play and record a toy match; `stop_after` leaves it in progress after that many actions."""
-    stream = store.create_match(toy_setup(players, target), START, match)
+    stream = store.create_match(toy_setup(players, target), START, BY, match)
     table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot,
                   incidents or Incidents())
     return play_into(store, stream, table, stop_after)
@@ -47,6 +48,6 @@ def play_into(store: MatchStore, stream: UUID, table: Table,
         if stop_after is not None and actions >= stop_after:
             break
         command, at, table = step
-        loaded = store.append(loaded, decide(loaded.state, command, at), at)
+        loaded = store.execute(stream, command, at, BY, loaded)
         actions += 1
     return loaded

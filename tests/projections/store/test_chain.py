@@ -12,7 +12,7 @@ from projections.store.app import MatchStore, chain_facts
 from projections.store.canonical import GENESIS
 from projections.store.recorders import ChainError
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import START, record_toy_match
+from tests.projections.store.recording import BY, START, record_toy_match
 
 
 def test_each_event_carries_the_hash_of_the_one_before_and_the_head_is_the_last(
@@ -32,7 +32,7 @@ def test_a_write_that_does_not_continue_the_chain_is_refused_and_nothing_is_stor
         store: MatchStore) -> None:
     loaded = record_toy_match(store, 8, stop_after=2)
     forged, _ = chain_facts(loaded.stream, loaded.version, "f" * 64,
-                            (SeedCommitted(smazzata=9, commitment="a" * 64),), START)
+                            (SeedCommitted(smazzata=9, commitment="a" * 64),), START, BY)
     with pytest.raises(ChainError, match=r"does not continue|carry the hash"):
         store.save(*forged)
     assert len(store.stored(loaded.stream)) == loaded.version
@@ -45,7 +45,7 @@ def test_a_new_stream_must_start_from_genesis(store: MatchStore) -> None:
     import uuid
     other = uuid.uuid4()
     forged, _ = chain_facts(other, 0, loaded.head, (SeedCommitted(smazzata=1,
-                                                                  commitment="b" * 64),), START)
+                                                                  commitment="b" * 64),), START, BY)
     with pytest.raises(ChainError, match="previous_hash"):
         store.save(*forged)
     assert store.stored(other) == []

@@ -13,22 +13,22 @@ from projections.store.app import ConcurrencyConflict, MatchStore
 from projections.store.verify import verify_store
 from tests.domain.record.toy import TOY_CATALOG
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import START, record_toy_match, toy_bot
+from tests.projections.store.recording import BY, START, record_toy_match, toy_bot
 
 
 def test_the_second_writer_of_the_same_version_gets_a_conflict_and_nothing_doubles(
         store: MatchStore, backend: Backend) -> None:
     loaded = record_toy_match(store, 21, stop_after=3)
-    other = MatchStore(backend.url, catalog=TOY_CATALOG)
+    other = MatchStore(url=backend.url, catalog=TOY_CATALOG)
     try:
         mine, theirs = store.load(loaded.stream), other.load(loaded.stream)
         table = Table(Seed(bytes([21, 0]) * 8), toy_bot, Incidents())
         step = next_command(mine.state, table, START.replace(hour=19))
         assert step is not None
         command, at, _ = step
-        store.append(mine, decide(mine.state, command, at), at)
+        store.execute(loaded.stream, command, at, BY, mine)
         with pytest.raises(ConcurrencyConflict, match="another writer"):
-            other.append(theirs, decide(theirs.state, command, at), at)
+            other.execute(loaded.stream, command, at, BY, theirs)
     finally:
         other.close()
     stored = store.stored(loaded.stream)
@@ -47,7 +47,7 @@ def test_racing_writers_lose_nothing_and_double_nothing(store: MatchStore,
     errors: list[BaseException] = []
 
     def writer() -> None:
-        app = MatchStore(backend.url, catalog=TOY_CATALOG)
+        app = MatchStore(url=backend.url, catalog=TOY_CATALOG)
         try:
             _race(app, loaded.stream, table, conflicts, applied)
         except BaseException as error:  # surfaced below, in the test's thread
@@ -78,7 +78,7 @@ def _race(app: MatchStore, stream: object, table: Table, conflicts: list[str],
         command, at, _ = step
         events = decide(current.state, command, at)
         try:
-            app.append(current, events, at)
+            app.execute(current.stream, command, at, BY, current)
             applied.append(len(events))
         except ConcurrencyConflict as conflict:
             conflicts.append(str(conflict))

@@ -9,10 +9,10 @@ import pytest
 from domain.record.catalog import CATALOG
 from domain.record.demo import demo_set
 from domain.shuffle import Seed
+from projections.outside_audit import audit_lines
 from projections.store.app import MatchStore
 from projections.store.export import ExportError, export_jsonl
 from tests.projections.conftest import Backend
-from tests.projections.store.independent_auditor import check_chain, check_seeds_and_deals
 from tests.projections.store.test_replay import record
 
 DEMOS = demo_set(Seed(b"\x77" * 16))
@@ -24,7 +24,7 @@ STANDARD_DEALS = [d for d in DEMOS if d.setup.ruleset.get("deal_order", "uno-all
 
 @pytest.fixture
 def real_store(backend: Backend) -> MatchStore:
-    app = MatchStore(backend.url, catalog=CATALOG)
+    app = MatchStore(url=backend.url, catalog=CATALOG)
     yield app  # type: ignore[misc]
     app.close()
 
@@ -36,9 +36,9 @@ def test_an_outside_auditor_rechecks_chain_seeds_and_deals_from_the_export(
     loaded = record(real_store, demo, None)
     lines = list(export_jsonl(real_store, loaded.stream))
     assert len(lines) == loaded.version
-    assert check_chain(lines) == []
-    problems, deals = check_seeds_and_deals(lines)
-    assert problems == [] and deals >= 1
+    report = audit_lines(lines)
+    assert report.ok and report.check("deals").status == "OK", "\n".join(report.render())
+    assert all(report.check(name).status == "OK" for name in ("chain", "seeds", "deals"))
     assert json.loads(lines[-1])["hash"] == loaded.head
 
 
@@ -50,8 +50,10 @@ def test_the_outside_auditor_sees_a_forged_deal(real_store: MatchStore) -> None:
     hands = record_["data"]["hands"]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
     lines[at] = json.dumps(record_)
-    assert check_seeds_and_deals(lines)[0] != []
-    assert check_chain(lines) != []
+    report = audit_lines(lines)
+    assert [c.name for c in report.checks if not c.ok] == ["chain", "deals"]
+    assert report.check("deals").problems[0].startswith(f"line {at + 1}: smazzata 0 attempt 0: "
+                                                        "hands do not follow")
 
 
 def test_exporting_an_unknown_match_says_so(real_store: MatchStore) -> None:

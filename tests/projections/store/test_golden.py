@@ -1,19 +1,25 @@
 """The stored JSON of every event type is a schema: pinned here, byte for byte.
 
-A change that alters a line of golden/stored_events.jsonl breaks every record already stored:
-add a new class_version with an upcaster instead. `python -m tests.projections.store.test_golden`
-rewrites the file (review the diff: only new lines may appear).
+golden/stored_events.jsonl holds the records as the first layout wrote them (class_version 1, no
+envelope): they are never rewritten, and must keep reading, through the upcasters, as the events
+they were. golden/stored_events_v2.jsonl pins the layout written today: every type, with its
+`recorded_by` envelope, at its current class_version. A change that alters a pinned line breaks
+every record already stored: raise the class_version with an upcaster instead.
+`python -m tests.projections.store.test_golden` rewrites the v2 file (review the diff: only new
+lines may appear).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import StoredEvent
 
-from domain.cards import parse_card, parse_cards
+from domain.cards import UNKNOWN, parse_card, parse_cards
 from domain.events import (
     AccusoDeclared,
     CardPlayed,
@@ -22,28 +28,39 @@ from domain.events import (
     HandDealt,
     SmazzataDealt,
     SmazzataEnded,
+    SmazzataOutcome,
     TrickTaken,
 )
+from domain.record.envelope import RecordedBy
 from domain.record.events import (
     Abandoned,
+    IrregularityNoted,
     MatchCreated,
     MatchEnded,
     MatchScheduled,
+    MatchSeedRevealed,
+    MatchSettlement,
+    Provenance,
     RulingRecorded,
     SeedCommitted,
+    SeedContributed,
     SeedRevealed,
+    TableVisibility,
     TimeControl,
     TimeoutRecorded,
     TournamentCreated,
 )
+from projections.store.app import CanonicalTranscoder, ChainMapper
 from projections.store.canonical import canonical_json
-from projections.store.facts import FACT_CLASSES, FACT_NAMED, StoredFact
+from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFact
 
-GOLDEN = Path(__file__).parent / "golden" / "stored_events.jsonl"
+GOLDEN_V1 = Path(__file__).parent / "golden" / "stored_events.jsonl"
+GOLDEN = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"
+BY = RecordedBy("importer", "verbale-import 0.2.0", "torneo.txt:12")
 STREAM = UUID("5eed0000-0000-4000-8000-000000000001")
 C = parse_cards
 
-SAMPLES: dict[str, object] = {
+V1: dict[str, object] = {
     "MatchCreated": MatchCreated(
         game="cirulla", ruleset={"redeal": "due-assi", "accuso": "automatico"},
         players=("Anna", "Bruno", "Carla", "Dario"), sides=(0, 1, 0, 1),
@@ -81,34 +98,95 @@ SAMPLES: dict[str, object] = {
 }
 
 
+# The layout of today: the new fields filled, the new types, a transcribed deal.
+SAMPLES: dict[str, object] = {
+    **V1,
+    "MatchCreated": replace(
+        V1["MatchCreated"],  # type: ignore[type-var]
+        provenance=Provenance("transcribed", source="torneo.txt", importer="verbale-import 0.2.0"),
+        visibility=TableVisibility(carte_viste=True, carte_scoperte=False),
+        match_seed_commitment=None),
+    "SmazzataDealt": SmazzataDealt(
+        number=1, dealer=0, attempt=0, seed_commitment=None,
+        hands=(C("Ad 2d 3d"), (UNKNOWN, UNKNOWN, parse_card("6c"))), table=C("7b Fb Cb Rb"),
+        stock=(UNKNOWN,) * 3),
+    "SmazzataEnded": replace(
+        V1["SmazzataEnded"],  # type: ignore[type-var]
+        outcome=SmazzataOutcome(last_capture=0, cappotto=None, cappotto_ends_match=False,
+                                vinco_subito=None)),
+    "MatchEnded": replace(V1["MatchEnded"],  # type: ignore[type-var]
+                          settlement=MatchSettlement(how="target", mp=4)),
+    "SeedContributed": SeedContributed(smazzata=1, seat=2, contribution="a1b2c3d4"),
+    "MatchSeedRevealed": MatchSeedRevealed(seed="5eed" * 8),
+    "IrregularityNoted": IrregularityNoted(
+        refers_to=12, seat=1, rule="C16 presa obbligata",
+        source="Se il giocatore può fare almeno un tipo di presa è costretto a prendere e non "
+               "può quindi scartare la carta.",
+        message="4d discarded although it had to capture", noted_by="Rossi (arbitro)",
+        verified=True),
+}
+CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
+
+
 def _stored_line(name: str) -> str:
-    fact = StoredFact.of(STREAM, 7, "2026-11-22T18:00:00.000000Z", "ab" * 32, SAMPLES[name])
+    fact = StoredFact.of(STREAM, 7, "2026-11-22T18:00:00.000000Z", "ab" * 32, SAMPLES[name], BY)
     return canonical_json(fact.record()).decode("utf-8")
 
 
-def _golden() -> dict[str, str]:
-    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+def _lines(path: Path) -> dict[str, str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
     return {json.loads(line)["type"]: line for line in lines}
 
 
-def test_every_stored_event_type_has_a_golden_sample() -> None:
+def _read(line: str) -> object:
+    """A stored line read as the store reads it: the library's mapper, through the upcasters."""
+    record = json.loads(line)
+    row = StoredEvent(STREAM, record["version"], TOPIC_OF[record["type"]], line.encode("utf-8"))
+    fact = ChainMapper(transcoder=CanonicalTranscoder()).to_domain_event(row)
+    assert isinstance(fact, StoredFact)
+    return fact.to_domain()
+
+
+def test_every_stored_event_type_has_a_golden_sample_of_today() -> None:
     assert sorted(SAMPLES) == sorted(c.__name__ for c in FACT_CLASSES)
+    assert sorted(_lines(GOLDEN)) == sorted(SAMPLES)
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_the_stored_json_of_each_event_type_is_pinned(name: str) -> None:
-    assert _stored_line(name) == _golden()[name]
+    assert _stored_line(name) == _lines(GOLDEN)[name]
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
-def test_the_pinned_json_decodes_back_to_the_same_event(name: str) -> None:
-    record = json.loads(_golden()[name])
-    fact = FACT_NAMED[record["type"]](**record)
-    assert fact.to_domain() == SAMPLES[name]
+def test_the_pinned_json_reads_back_as_the_same_event_and_envelope(name: str) -> None:
+    line = _lines(GOLDEN)[name]
+    record = json.loads(line)
     assert record["class_version"] == FACT_NAMED[name].class_version
+    assert _read(line) == SAMPLES[name]
+    fact = FACT_NAMED[record["type"]](**record)
+    assert fact.envelope() == BY
+
+
+@pytest.mark.parametrize("name", sorted(V1))
+def test_every_version_1_record_still_reads_as_the_event_it_was(name: str) -> None:
+    """The first layout, as stored before class_version 2: no envelope, no new fields. Read
+    through the upcasters, a field added since is None ("not recorded")."""
+    line = _lines(GOLDEN_V1)[name]
+    record = json.loads(line)
+    assert record["class_version"] == 1 and "recorded_by" not in record
+    assert _read(line) == V1[name]
+    assert FACT_NAMED[name](**record).envelope() is None
+
+
+def test_the_changed_types_are_at_version_2_and_their_v1_records_differ() -> None:
+    for name in CHANGED:
+        assert FACT_NAMED[name].class_version == 2
+        assert json.loads(_lines(GOLDEN_V1)[name])["class_version"] == 1
+        assert json.loads(_lines(GOLDEN)[name])["class_version"] == 2
 
 
 if __name__ == "__main__":
-    # Regenerate the golden file after adding an event type or a class_version:
+    # Regenerate the v2 golden file after adding an event type or a class_version:
     # .venv/bin/python -m tests.projections.store.test_golden, then review the diff.
-    GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in SAMPLES), encoding="utf-8")
+    GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in sorted(SAMPLES)),
+                      encoding="utf-8")

@@ -16,7 +16,7 @@ from domain.record.match import Phase
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import record_toy_match
+from tests.projections.store.recording import BY, record_toy_match
 from tests.projections.store.test_replay import DEMOS, record
 
 
@@ -46,7 +46,7 @@ def test_an_illegal_command_is_refused_naming_its_rule_and_nothing_is_stored(
     state = loaded.state  # type: ignore[attr-defined]
     at = state.last_at + timedelta(seconds=5)
     with pytest.raises(RuleViolation) as refused:
-        store.execute(stream, make(state), at)  # type: ignore[operator]
+        store.execute(stream, make(state), at, BY)  # type: ignore[operator]
     assert refused.value.rule == rule
     assert f"[{rule}]" in str(refused.value)
     assert _unchanged(store, stream, before)
@@ -59,7 +59,7 @@ def test_a_deal_from_a_seed_that_does_not_match_its_commitment_is_refused(
     before = [r.state for r in store.stored(loaded.stream)]
     with pytest.raises(RuleViolation, match=r"\[seed-commitment\]"):
         store.execute(loaded.stream, DealSmazzata(Seed(b"\x02" * 16)),
-                      loaded.state.last_at + timedelta(seconds=1))
+                      loaded.state.last_at + timedelta(seconds=1), BY)
     assert _unchanged(store, loaded.stream, before)
 
 
@@ -74,7 +74,7 @@ def test_a_claimed_deal_that_does_not_follow_from_its_seed_is_refused(store: Mat
     before = [r.state for r in store.stored(loaded.stream)]
     with pytest.raises(RuleViolation, match=r"\[deal-from-seed\]"):
         store.execute(loaded.stream, DealSmazzata(seed, claimed=(swapped, *honest[1:])),
-                      loaded.state.last_at + timedelta(seconds=1))
+                      loaded.state.last_at + timedelta(seconds=1), BY)
     assert _unchanged(store, loaded.stream, before)
 
 
@@ -101,7 +101,7 @@ def test_an_illegal_cirulla_play_is_refused_naming_its_rule_and_nothing_is_store
     """The rules engine decides before the store writes: a discard of a card that can capture
     (000: "Se il giocatore può fare almeno un tipo di presa è costretto a prendere") and a
     capture the rules do not allow are refused, and the stored events stay as they were."""
-    store = MatchStore(backend.url, catalog=CATALOG)
+    store = MatchStore(url=backend.url, catalog=CATALOG)
     try:
         _refuse_illegal_cirulla_plays(store)
     finally:
@@ -115,7 +115,7 @@ def _refuse_illegal_cirulla_plays(store: MatchStore) -> None:
     before = [r.state for r in store.stored(stream)]
     seat = game.to_move
     with pytest.raises(RuleViolation, match=r"\[C16 presa obbligata\]"):
-        store.execute(stream, PlayCard(seat, card, ()), at)
+        store.execute(stream, PlayCard(seat, card, ()), at, BY)
     with pytest.raises(RuleViolation, match=r"cannot capture .*\[(prese|asso)"):
-        store.execute(stream, PlayCard(seat, card, wrong), at)
+        store.execute(stream, PlayCard(seat, card, wrong), at, BY)
     assert _unchanged(store, stream, before)

@@ -10,20 +10,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.simulate import Incidents, Table
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
 from projections.store.verify import verify_stream
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import START, play_into
+from tests.projections.store.recording import BY, START, play_into
 
 DEMOS = demo_set(Seed(b"\x42" * 16))
 
 
 def record(store: MatchStore, demo: DemoMatch, stop_after: int | None,
            match: UUID | None = None) -> Loaded:
-    stream = store.create_match(demo.setup, START, match)
+    stream = store.create_match(demo.setup, START, BY, match)
     return play_into(store, stream, Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents),
                      stop_after)
 
@@ -38,8 +38,8 @@ def record(store: MatchStore, demo: DemoMatch, stop_after: int | None,
 def test_the_stored_events_rebuild_the_live_state(backend: Backend, index: int, seed: int,
                                                   trouble: Incidents,
                                                   stop_after: int | None) -> None:
-    demo = replace(DEMOS[index], match_seed=Seed(bytes([seed]) * 16), incidents=trouble)
-    store = MatchStore(backend.url, catalog=CATALOG)
+    demo = replace(reseeded(DEMOS[index], Seed(bytes([seed]) * 16)), incidents=trouble)
+    store = MatchStore(url=backend.url, catalog=CATALOG)
     try:
         live = record(store, demo, stop_after)
         rebuilt = store.load(live.stream)

@@ -51,7 +51,7 @@ def _kill_after(backend: Backend, seed: str, events: int) -> None:
 def test_a_writer_killed_mid_recording_leaves_a_store_that_verifies(backend: Backend) -> None:
     for round_, events in enumerate((150, 700, 1300)):
         _kill_after(backend, f"5eed{round_:028x}", events)
-        store = MatchStore(backend.url, catalog=CATALOG)
+        store = MatchStore(url=backend.url, catalog=CATALOG)
         try:
             verdicts = verify_store(store)
         finally:

@@ -50,7 +50,7 @@ def build(store: MatchStore) -> list[UUID]:
 
 @pytest.fixture
 def games_store(backend: Backend) -> MatchStore:
-    app = MatchStore(backend.url, catalog=GAMES)
+    app = MatchStore(url=backend.url, catalog=GAMES)
     yield app  # type: ignore[misc]
     app.close()
 
@@ -102,7 +102,7 @@ def test_an_untampered_store_reports_no_problem(games_store: MatchStore) -> None
 
 def test_other_stores_are_not_touched(backend: Backend) -> None:
     """The tamper fixture writes only into its own database or schema."""
-    app = MatchStore(backend.url, catalog=TOY_CATALOG)
+    app = MatchStore(url=backend.url, catalog=TOY_CATALOG)
     try:
         assert verify_store(app) == []
     finally:

@@ -1,0 +1,92 @@
+"""Briscola as people wrote it down: deals with unknown cards, plays checked as far as they can be.
+
+A transcribed deal has no seed; hands and stock may hold cards nobody saw (UNKNOWN), the briscola
+card is face up and named. A card becomes known when it is played; drawn cards are the stock's,
+known or not. Any card of the hand may be played ("non vi è mai l'obbligo a giocare una carta",
+004), so a play breaks a rule only by its turn or by a card the hand was written without.
+A play out of turn is refused here: the trick's order decides who takes it, and a trick played
+out of order has no reading in 004 to fold.
+"""
+
+from __future__ import annotations
+
+from domain.briscola.engine import events_of_play
+from domain.briscola.state import HAND_SIZE, BriscolaState, dealt_state, play
+from domain.cards import UNKNOWN, Card
+from domain.events import CardPlayed, PlayEvent, SmazzataDealt
+from domain.game import RuleViolation
+from domain.seating import Seating
+from domain.transcript import Broken, PlayCheck, check_accounted, not_elsewhere, reveal
+
+TURN = "proseguendo in senso antiorario"
+
+
+def deal_event(seating: Seating, number: int, dealer: int, attempt: int,
+               hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+               stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt:
+    where = f"deal of smazzata {number}"
+    players = seating.players
+    if len(hands) != players or any(len(h) != HAND_SIZE for h in hands):
+        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
+                                             f"{HAND_SIZE} cards, got {[len(h) for h in hands]}")
+    if table or briscola is None or briscola is UNKNOWN:
+        raise RuleViolation("distribuzione", f"{where}: no table, and the briscola card is "
+                                             "face up, so a transcribed deal names it")
+    if (len(stock) + 1) % players:
+        raise RuleViolation("distribuzione", f"{where}: the stock and the briscola card go "
+                                             f"round a table of {players}")
+    check_accounted(where, (*hands, stock, (briscola,)))
+    return SmazzataDealt(number=number, dealer=dealer, attempt=attempt, seed_commitment=None,
+                         hands=hands, table=(), stock=stock, briscola=briscola)
+
+
+def fold(state: BriscolaState, event: PlayEvent) -> BriscolaState:
+    """The engine's fold of a transcribed event; unknown cards a play shows become known."""
+    from domain.briscola.engine import evolve
+
+    if isinstance(event, SmazzataDealt):
+        # A deal with unknown cards is not 40 distinct cards yet: deal_event checked it.
+        setup = state.setup
+        assert event.briscola is not None
+        return dealt_state(setup.rules, setup.seating, event.number, event.dealer, event.hands,
+                           event.briscola, event.stock)
+    if isinstance(event, CardPlayed):
+        state = _reveal_play(state, event.seat, event.card)
+    return evolve(state, event)
+
+
+def _reveal_play(state: BriscolaState, seat: int, card: Card) -> BriscolaState:
+    hand = state.hands[seat]
+    if card not in hand:
+        hand = reveal(hand, (card,)) or (card, *hand[1:])
+    return state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1:]))
+
+
+def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ...],
+               matta_value: int | None) -> PlayCheck:
+    state.setup.seating.check_seat(seat)
+    if state.turn is None:
+        raise RuleViolation("fine smazzata", "no card can be played now")
+    if capture or matta_value is not None:
+        raise RuleViolation("giocata", "a Briscola play names only the card")
+    if card is UNKNOWN:
+        raise RuleViolation("carta giocata", "a played card is seen by everyone: name it")
+    if seat != state.turn:
+        raise RuleViolation("turno", f"seat {seat} played out of turn (seat {state.turn} was "
+                                     "to play): a Briscola trick out of order is not recorded")
+    hand = state.hands[seat]
+    if card in hand:
+        return PlayCheck()
+    others = [h for s, h in enumerate(state.hands) if s != seat]
+    not_elsewhere(card, f"played by seat {seat}",
+                  [*others, state.stock, state.table, *state.taken])
+    if UNKNOWN in hand:
+        return PlayCheck()
+    return PlayCheck((Broken("carta in mano", TURN, f"{card.code} is not in seat {seat}'s hand "
+                                                    "as transcribed"),))
+
+
+def play_events(state: BriscolaState, seat: int, card: Card,
+                capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+    probe = _reveal_play(state, seat, card)
+    return events_of_play(probe, card, play(probe, card)), PlayCheck()

@@ -1,0 +1,240 @@
+"""Cirulla as people wrote it down: deals with unknown cards, plays checked as far as they can be.
+
+A transcribed deal has no seed. Hands and stock may hold cards nobody saw (UNKNOWN); the four
+table cards are dealt face up ("4 carte scoperte in tavola", 000) and so are always named. A card
+becomes known when it is played, shown in an accuso or captured: the state takes an unknown slot
+of the hand to be that card (`reveal_play`), and the engine's fold goes on from there. A play is
+checked by the same capture rules as a live one (captures.py) on the cards the record knows;
+what depends on cards nobody saw (another card of the hand under `presa_obbligata=mano`, whether
+an unseen hand made an accuso) is reported as unverifiable, never as legal or illegal. Plays the
+rules refuse are folded as they happened: out of turn, the next seat after the player moves.
+"""
+
+from __future__ import annotations
+
+from domain.cards import MATTA, UNKNOWN, Card
+from domain.cirulla.accusi import DEALER_KINDS, best_accuso, dealer_accuso, player_accusi
+from domain.cirulla.captures import legal_plays, plays_for_hand
+from domain.cirulla.dealing import next_hands, redeal_reason
+from domain.cirulla.engine import end_event, evolve, is_scopa
+from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
+from domain.cirulla.state import CirullaState, taken
+from domain.events import AccusoDeclared, CardPlayed, HandDealt, PlayEvent, SmazzataDealt
+from domain.game import RuleViolation
+from domain.seating import Seating
+from domain.transcript import Broken, PlayCheck, check_accounted, not_elsewhere, reveal
+
+HAND_SIZE = 3
+TABLE_SIZE = 4
+TURN = ("Dopo che ogni giocatore ha effettuato la giocata, la mano passa al giocatore successivo "
+        "in senso antiorario.")
+FORCED = ("Se il giocatore può fare almeno un tipo di presa è costretto a prendere e non può "
+          "quindi scartare la carta.")
+CAPTURES = ("Ogni giocatore di mano deve giocare una carta tenendo presente che: a) può "
+            "prendere la carta in tavola che ha lo stesso valore della carta da lui giocata, "
+            "b) può prendere le carte in tavola la cui somma è uguale al valore della carta da "
+            "lui giocata, c) può prendere le carte in tavola la cui somma, inclusa la carta da "
+            "lui giocata, è uguale a 15.")
+ASSO = ("d) se gioca un asso: se in tavola c'è un asso prende l'asso, se in tavola non ci sono "
+        "assi prende tutte le carte in tavola, se non ci sono carte in tavola scarta l'asso senza "
+        "fare prese.")
+MATTA_VALUE = ("In caso di accuso, ai fini delle prese, il sistema assegna automaticamente al 7 "
+               "di cuori i seguenti valori")
+
+
+def deal_event(ruleset: Ruleset, seating: Seating, number: int, dealer: int, attempt: int,
+               hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+               stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt:
+    """The SmazzataDealt of a transcribed layout, refused when it cannot be a Cirulla deal."""
+    where = f"deal of smazzata {number}"
+    players = seating.players
+    if len(hands) != players or any(len(h) != HAND_SIZE for h in hands):
+        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
+                                             f"{HAND_SIZE} cards, got {[len(h) for h in hands]}")
+    if len(table) != TABLE_SIZE or briscola is not None:
+        raise RuleViolation("distribuzione", f"{where}: 4 table cards and no briscola card")
+    if UNKNOWN in table:
+        raise RuleViolation("distribuzione", f"{where}: the 4 table cards are dealt face up, "
+                                             "so a transcribed deal names them")
+    check_accounted(where, (*hands, table, stock))
+    return SmazzataDealt(number=number, dealer=dealer, attempt=attempt, seed_commitment=None,
+                         hands=hands, table=table, stock=stock)
+
+
+def redeal(ruleset: Ruleset, dealt: SmazzataDealt) -> str | None:
+    """Why this deal goes 'a monte' under the ruleset (C1), or None: the table is known."""
+    return redeal_reason(dealt.table, ruleset)
+
+
+def after_deal(ruleset: Ruleset, seating: Seating,
+               dealt: SmazzataDealt) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+    """The dealer's accuso of the table and, under the automatic accuso, the first seat's, as
+    the live deal gives them (engine.deal_from); an unseen first hand leaves that open."""
+    events: list[PlayEvent] = []
+    option = dealer_accuso(dealt.table)
+    if option is not None:
+        events.append(AccusoDeclared(seat=dealt.dealer, kind=option.kind, cards=dealt.table,
+                                     points=option.points, matta_value=option.matta_value))
+    first = seating.first_after_dealer(dealt.dealer)
+    accuso, check = _automatic(ruleset, first, dealt.hands[first])
+    return (*events, *accuso), check
+
+
+def _automatic(ruleset: Ruleset, seat: int,
+               hand: tuple[Card, ...]) -> tuple[tuple[AccusoDeclared, ...], PlayCheck]:
+    if ruleset.accuso is not Accuso.AUTOMATICO:
+        return (), PlayCheck()
+    if UNKNOWN in hand:
+        return (), PlayCheck(unverifiable=(
+            f"C8 accuso automatico: seat {seat}'s hand holds unseen cards, so whether it made "
+            "a cirulla or a decino cannot be checked",))
+    option = best_accuso(player_accusi(hand, ruleset))
+    if option is None:
+        return (), PlayCheck()
+    return (AccusoDeclared(seat=seat, kind=option.kind, cards=hand, points=option.points,
+                           matta_value=option.matta_value),), PlayCheck()
+
+
+def fold(state: CirullaState, event: PlayEvent) -> CirullaState:
+    """The engine's fold of a transcribed event: unknown cards it shows become known first."""
+    if isinstance(event, CardPlayed):
+        state = reveal_play(state, event.seat, event.card)
+    elif isinstance(event, AccusoDeclared) and event.kind not in DEALER_KINDS:
+        state = _reveal_hand(state, event.seat, event.cards)
+    return evolve(state, event)
+
+
+def reveal_play(state: CirullaState, seat: int, card: Card) -> CirullaState:
+    """`seat` plays `card` now, whoever was to move: its hand holds the card (an unknown slot
+    taken to be it; a hand written without it loses its first card in its place)."""
+    hand = state.hands[seat]
+    if card not in hand:
+        hand = reveal(hand, (card,)) or (card, *hand[1:])
+    hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+    return state._replace(hands=hands, to_move=seat)
+
+
+def _reveal_hand(state: CirullaState, seat: int, cards: tuple[Card, ...]) -> CirullaState:
+    hand = reveal(state.hands[seat], cards)
+    if hand is None:
+        raise RuleViolation("accusi", f"seat {seat} shows {' '.join(c.code for c in cards)}: "
+                                      "its hand as transcribed does not hold them")
+    return state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1:]))
+
+
+def _elsewhere(state: CirullaState, seat: int) -> list[tuple[Card, ...]]:
+    others = [h for s, h in enumerate(state.hands) if s != seat]
+    return [*others, state.table, state.stock, *state.captured]
+
+
+def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
+               matta_value: int | None) -> PlayCheck:
+    """Every rule the play breaks, as far as the known cards show; RuleViolation when it cannot
+    have happened at all (an unnamed card, a card known elsewhere, a capture off the table)."""
+    _check_possible(state, seat, card, capture)
+    broken: list[Broken] = []
+    if seat != state.to_move:
+        broken.append(Broken("turn order", TURN, f"seat {seat} played out of turn: seat "
+                                                 f"{state.to_move} was to play"))
+    hand = state.hands[seat]
+    if card not in hand and UNKNOWN not in hand:
+        broken.append(Broken("hand", TURN, f"{card.code} is not in seat {seat}'s hand as "
+                                           f"transcribed ({' '.join(c.code for c in hand)})"))
+    probe = reveal_play(state, seat, card)
+    check = _capture_check(probe, card, tuple(sorted(capture)))
+    if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
+        worth = probe.value_of(MATTA)
+        broken.append(Broken("C14 matta", MATTA_VALUE,
+                             f"the matta is worth {worth}, not {matta_value}"))
+    return PlayCheck(tuple(broken)) + check
+
+
+def _check_possible(state: CirullaState, seat: int, card: Card,
+                    capture: tuple[Card, ...]) -> None:
+    if not state.dealt or state.finished:
+        raise RuleViolation("deal", "no smazzata in play")
+    state.seating.check_seat(seat)
+    if card is UNKNOWN:
+        raise RuleViolation("carta giocata", "a played card is seen by everyone: name it")
+    if card not in state.hands[seat]:
+        not_elsewhere(card, f"played by seat {seat}", _elsewhere(state, seat))
+    off = [c.code for c in capture if c not in state.table]
+    if off:
+        raise RuleViolation("prese", f"{card.code} captures {' '.join(off)}, not on the table")
+
+
+def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) -> PlayCheck:
+    hand = probe.hands[probe.to_move]
+    whole_hand = probe.ruleset.presa_obbligata is PresaObbligata.MANO
+    unseen = whole_hand and UNKNOWN in hand
+    plays = legal_plays(probe) if whole_hand and not unseen else plays_for_hand((card,), probe)
+    mine = [taken(p) for p in plays if p[0] is card]
+    if wanted in mine:
+        if unseen and not wanted:
+            return PlayCheck(unverifiable=(
+                "C16 presa obbligata (mano): the seat's other cards were not seen, so whether "
+                "one of them had to capture cannot be checked",))
+        return PlayCheck()
+    options = "; ".join(" ".join(c.code for c in (card, *m)) if m else f"{card.code} (discard)"
+                        for m in mine) or "none"
+    if not wanted:
+        return PlayCheck((Broken("C16 presa obbligata", FORCED,
+                                 f"{card.code} discarded although it had to capture: its legal "
+                                 f"plays were {options}"),))
+    rule, source = (("asso (regola d)", ASSO) if probe.value_of(card) == 1
+                    else ("prese (regole a-c)", CAPTURES))
+    what = " ".join(c.code for c in wanted)
+    return PlayCheck((Broken(rule, source, f"{card.code} cannot capture {what}: its legal plays "
+                                           f"were {options}"),))
+
+
+def play_events(state: CirullaState, seat: int, card: Card,
+                capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+    """The play as it happened and what follows from it by itself (a new hand, the end, the
+    automatic accuso of a seen hand), and what the unseen cards leave open."""
+    probe = reveal_play(state, seat, card)
+    wanted = tuple(sorted(capture))
+    played = CardPlayed(seat=seat, card=card, capture=wanted,
+                        matta_value=probe.matta_value if card is MATTA else None,
+                        scopa=is_scopa(probe, wanted))
+    after = evolve(probe, played)
+    events: list[PlayEvent] = [played]
+    if not any(after.hands):
+        if not after.stock:
+            return (played, end_event(after)), PlayCheck()
+        hands, _ = next_hands(after.stock, after.seating, after.dealer)
+        events.append(HandDealt(hands=hands))
+        after = evolve(after, events[-1])
+    mover = after.to_move
+    if len(after.hands[mover]) != HAND_SIZE or after.declared[mover]:
+        return tuple(events), PlayCheck()
+    accuso, check = _automatic(after.ruleset, mover, after.hands[mover])
+    return (*events, *accuso), check
+
+
+def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, ...],
+                 matta_value: int | None) -> AccusoDeclared:
+    """A player's accuso as transcribed, with the cards shown: checked like a live one."""
+    if not state.dealt or state.finished or seat != state.to_move:
+        raise RuleViolation("C17 accuso", f"seat {seat} cannot declare now: an accuso opens "
+                                          "the seat's turn")
+    hand = state.hands[seat]
+    if len(hand) != HAND_SIZE or state.declared[seat] or len(cards) != HAND_SIZE:
+        raise RuleViolation("C17 accuso", "an accuso is declared with three cards in hand, "
+                                          "showing them, once")
+    for card in cards:
+        if card is UNKNOWN:
+            raise RuleViolation("accusi", "an accuso shows its cards: name them")
+        if card not in hand:
+            not_elsewhere(card, f"shown by seat {seat}", _elsewhere(state, seat))
+    shown = _reveal_hand(state, seat, cards).hands[seat]
+    options = {o.kind: o for o in player_accusi(shown, state.ruleset)}
+    option = options.get(kind)
+    if option is None:
+        raise RuleViolation("accusi", f"hand {' '.join(c.code for c in shown)} does not make a "
+                                      f"{kind} (it makes: {', '.join(options) or 'none'})")
+    if matta_value is not None and matta_value != option.matta_value:
+        raise RuleViolation("C14 matta", f"the matta takes value {option.matta_value} in a "
+                                         f"{kind}, not {matta_value}")
+    return AccusoDeclared(seat=seat, kind=option.kind, cards=shown, points=option.points,
+                          matta_value=option.matta_value)

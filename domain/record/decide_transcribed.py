@@ -1,0 +1,132 @@
+"""`decide` for what only a transcribed match may hold: a deal with no seed, an accuso with the
+cards it showed, a play the table accepted against the rules.
+
+Each returns the events and the checks the unknown cards left open (notes, for the audit). A play
+that breaks a rule is refused unless it comes as RecordIrregularPlay: then it is recorded as it
+happened, followed by one IrregularityNoted per rule it breaks, and the match goes on from it.
+A live or simulated match refuses all of these: its deals come from committed seeds and its
+plays are legal or not recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.events import DealAnnulled, PlayEvent, SmazzataDealt
+from domain.game import DeclareAccuso, PlayCard
+from domain.record.commands import (
+    DealLayout,
+    RecordIrregularPlay,
+    TranscribeAccuso,
+    TranscribeDeal,
+)
+from domain.record.events import IrregularityNoted
+from domain.record.match import MatchEvent, MatchState, Phase
+from domain.record.refusal import RecordRefused, need
+from domain.record.transcription import Transcriber, transcriber
+from domain.transcript import Broken, PlayCheck
+
+SHUFFLE_UNVERIFIABLE = "shuffle unverifiable: a transcribed deal has no seed"
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """The events a command causes, and what of it the known cards could not check."""
+
+    events: tuple[MatchEvent, ...]
+    notes: tuple[str, ...] = ()
+
+
+def _transcribed(state: MatchState, what: str) -> Transcriber:
+    if not state.transcribed:
+        raise RecordRefused("provenance", f"{what}: only a transcribed match records that; a "
+                                          f"{state.provenance.kind} match deals from committed "
+                                          "seeds and records legal plays only")
+    return transcriber(state.rules.name)
+
+
+def deal(state: MatchState, command: TranscribeDeal) -> Decided:
+    rules = _transcribed(state, "a deal without a seed")
+    need(state, Phase.COMMIT, f"deal smazzata {state.smazzata}")
+    if command.dealer is not None and command.dealer != state.dealer:
+        raise RecordRefused("mazziere", f"smazzata {state.smazzata} is dealt by seat "
+                                        f"{state.dealer} (the rotation from the first dealer), "
+                                        f"not seat {command.dealer}")
+    events: list[PlayEvent] = []
+    layouts = (*command.annulled, command.layout)
+    dealt: SmazzataDealt | None = None
+    for attempt, layout in enumerate(layouts):
+        dealt = _dealt(state, rules, attempt, layout)
+        events.append(dealt)
+        reason = rules.redeal(state.ruleset, dealt)
+        last = attempt == len(layouts) - 1
+        if reason is not None and last:
+            raise RecordRefused("C1 redeal", f"this deal goes a monte ({reason}): transcribe "
+                                             "the deal that followed it too")
+        if reason is None and not last:
+            raise RecordRefused("C1 redeal", f"attempt {attempt} does not go a monte under the "
+                                             "ruleset: it stands, nothing is dealt again")
+        if reason is not None:
+            events.append(DealAnnulled(number=state.smazzata, attempt=attempt, reason=reason))
+    assert state.seating is not None and dealt is not None
+    follow, check = rules.after_deal(state.ruleset, state.seating, dealt)
+    return Decided((*events, *follow), (SHUFFLE_UNVERIFIABLE, *check.unverifiable))
+
+
+def _dealt(state: MatchState, rules: Transcriber, attempt: int,
+           layout: DealLayout) -> SmazzataDealt:
+    assert state.seating is not None
+    return rules.deal_event(state.ruleset, state.seating, state.smazzata, state.dealer, attempt,
+                            layout.hands, layout.table, layout.stock, layout.briscola)
+
+
+def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Decided:
+    rules = _transcribed(state, "an accuso with its cards")
+    need(state, Phase.PLAY, "declare an accuso")
+    if isinstance(command, DeclareAccuso):
+        cards = getattr(state.game, "hands", ())[command.seat]
+        return Decided((rules.accuso_event(state.game, command.seat, command.kind, cards,
+                                           command.matta_value),))
+    return Decided((rules.accuso_event(state.game, command.seat, command.kind, command.cards,
+                                       command.matta_value),))
+
+
+def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
+    rules = _transcribed(state, "a play the rules refuse")
+    need(state, Phase.PLAY, "play")
+    irregular = isinstance(command, RecordIrregularPlay)
+    move = command.play if isinstance(command, RecordIrregularPlay) else command
+    check = rules.check_play(state.game, move.seat, move.card, move.capture, move.matta_value)
+    if not irregular and check.broken:
+        first = check.broken[0]
+        raise RecordRefused(first.rule, f"{first.message}; a play the table accepted is "
+                                        "recorded as an irregularity, noted by whoever noted it")
+    events, follow = rules.play_events(state.game, move.seat, move.card, move.capture)
+    notes = (*check.unverifiable, *follow.unverifiable)
+    if not isinstance(command, RecordIrregularPlay):
+        return Decided(events, notes)
+    noted = _noted(state, command, check)
+    return Decided((events[0], *noted, *events[1:]), notes)
+
+
+def _noted(state: MatchState, command: RecordIrregularPlay,
+           check: PlayCheck) -> tuple[IrregularityNoted, ...]:
+    if not command.noted_by.strip():
+        raise RecordRefused("irregularity", "an irregularity names who noted it")
+    played_at = state.version + 1
+    seat = command.play.seat
+    if check.broken:
+        return tuple(_fact(played_at, seat, b, command.noted_by, True) for b in check.broken)
+    if not check.unverifiable or not command.rule:
+        raise RecordRefused("irregularity", "the known cards show this play is legal: there is "
+                                            "no irregularity to note")
+    unseen = Broken(command.rule, "", f"noted by {command.noted_by}; the known cards cannot "
+                                      f"show it ({'; '.join(check.unverifiable)})")
+    return (_fact(played_at, seat, unseen, command.noted_by, False),)
+
+
+def _fact(version: int, seat: int, broken: Broken, noted_by: str,
+          verified: bool) -> IrregularityNoted:
+    return IrregularityNoted(refers_to=version, seat=seat, rule=broken.rule,
+                             source=broken.source, message=broken.message, noted_by=noted_by,
+                             verified=verified)

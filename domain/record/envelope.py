@@ -1,0 +1,49 @@
+"""Who recorded an event: the envelope every stored event carries beside its data.
+
+The envelope is not part of the fact (`data`): the same play is the same fact whoever typed it.
+It is part of the record, so the hash chain covers it (docs/events.md section 1). Kinds:
+`seat` (a player at the table, `name` the player, `where` the seat), `arbiter` (`name`),
+`house` (the table system that seeds, deals and reveals in live play), `importer` (`name` the
+program and its version, `where` the file and line the event was read from) and `simulator`
+(`name` the program and its version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RECORDER_KINDS = ("seat", "arbiter", "house", "importer", "simulator")
+
+
+class EnvelopeError(ValueError):
+    """An envelope that does not say who recorded the event."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedBy:
+    kind: str
+    name: str
+    where: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in RECORDER_KINDS:
+            raise EnvelopeError(f"recorded by {self.kind!r}: expected one of "
+                                f"{', '.join(RECORDER_KINDS)}")
+        if not self.name.strip():
+            raise EnvelopeError(f"recorded by a {self.kind} with no name")
+
+    def __str__(self) -> str:
+        where = f" ({self.where})" if self.where else ""
+        return f"{self.kind} {self.name}{where}"
+
+
+def seat(player: str, number: int) -> RecordedBy:
+    return RecordedBy("seat", player, f"seat {number}")
+
+
+def arbiter(name: str) -> RecordedBy:
+    return RecordedBy("arbiter", name)
+
+
+def importer(program: str, file: str, line: int) -> RecordedBy:
+    return RecordedBy("importer", program, f"{file}:{line}")

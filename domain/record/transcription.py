@@ -1,0 +1,88 @@
+"""The games' rules for transcribed matches, behind one protocol the record calls.
+
+A transcribed match (provenance `transcribed`) is dealt without a seed, may hold unknown cards and
+may carry plays the table accepted against the rules. Each game says how its deal is laid out,
+how an event that reveals cards is folded, and how far a play can be checked
+(domain/cirulla/transcribed.py, domain/briscola/transcribed.py). A game without a transcriber
+(the tests' toy game) cannot be transcribed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from domain.briscola import transcribed as briscola
+from domain.cards import Card
+from domain.cirulla import transcribed as cirulla
+from domain.events import AccusoDeclared, PlayEvent, SmazzataDealt
+from domain.game import RuleViolation
+from domain.seating import Seating
+from domain.transcript import PlayCheck
+
+
+class Transcriber(Protocol):
+    def deal_event(self, ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,
+                   hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+                   stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt: ...
+
+    def redeal(self, ruleset: Any, dealt: SmazzataDealt) -> str | None: ...
+
+    def after_deal(self, ruleset: Any, seating: Seating,
+                   dealt: SmazzataDealt) -> tuple[tuple[PlayEvent, ...], PlayCheck]: ...
+
+    def fold(self, game: Any, event: PlayEvent) -> Any: ...
+
+    def check_play(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+                   matta_value: int | None) -> PlayCheck: ...
+
+    def play_events(self, game: Any, seat: int, card: Card,
+                    capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]: ...
+
+    def accuso_event(self, game: Any, seat: int, kind: str, cards: tuple[Card, ...],
+                     matta_value: int | None) -> AccusoDeclared: ...
+
+
+class _Cirulla:
+    deal_event = staticmethod(cirulla.deal_event)
+    redeal = staticmethod(cirulla.redeal)
+    after_deal = staticmethod(cirulla.after_deal)
+    fold = staticmethod(cirulla.fold)
+    check_play = staticmethod(cirulla.check_play)
+    play_events = staticmethod(cirulla.play_events)
+    accuso_event = staticmethod(cirulla.accuso_event)
+
+
+class _Briscola:
+    fold = staticmethod(briscola.fold)
+    check_play = staticmethod(briscola.check_play)
+    play_events = staticmethod(briscola.play_events)
+
+    @staticmethod
+    def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,
+                   hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+                   stock: tuple[Card, ...], card: Card | None) -> SmazzataDealt:
+        return briscola.deal_event(seating, number, dealer, attempt, hands, table, stock, card)
+
+    @staticmethod
+    def redeal(ruleset: Any, dealt: SmazzataDealt) -> str | None:
+        return None   # 004 knows no redeal
+
+    @staticmethod
+    def after_deal(ruleset: Any, seating: Seating,
+                   dealt: SmazzataDealt) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+        return (), PlayCheck()
+
+    @staticmethod
+    def accuso_event(game: Any, seat: int, kind: str, cards: tuple[Card, ...],
+                     matta_value: int | None) -> AccusoDeclared:
+        raise RuleViolation("accusi", "Briscola has no accusi")
+
+
+TRANSCRIBERS: dict[str, Transcriber] = {"cirulla": _Cirulla(), "briscola": _Briscola()}
+
+
+def transcriber(game: str) -> Transcriber:
+    found = TRANSCRIBERS.get(game)
+    if found is None:
+        raise RuleViolation("provenance", f"a {game} match cannot be transcribed")
+    return found

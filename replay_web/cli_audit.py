@@ -1,0 +1,35 @@
+"""`verbale audit FILE.jsonl`: the outside auditor (projections/outside_audit.py) on an export."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from projections.outside_audit import UnreadableExport, audit, read_file
+from replay_web.cli import cli
+
+
+@cli.command("audit")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def audit_command(file: Path, as_json: bool) -> None:
+    """Re-check an export (`verbale export`) without verbale's rules engines: the chain, the
+    seeds and their commitments, the match seed, every deal against the shuffle, the draws from
+    the stock and the scores (docs/events.md, docs/shuffle.md). One line per check; exit status 1
+    if a check failed, 2 if the file is not an export."""
+    try:
+        lines = read_file(file)
+    except UnreadableExport as error:
+        click.echo(f"verbale audit: {error}", err=True)
+        sys.exit(2)
+    report = audit(lines, str(file))
+    if as_json:
+        click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
+    else:
+        for line in report.render():
+            click.echo(line)
+    if not report.ok:
+        sys.exit(1)

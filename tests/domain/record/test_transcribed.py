@@ -1,0 +1,190 @@
+"""Transcribed matches: unknown cards, irregular plays the table accepted, checks left open.
+
+Issue 7's case: a Cirulla match written up with 20 cards nobody saw, a missed forced capture and a
+play out of turn, both noted. The source sentences: "Se il giocatore può fare almeno un tipo di
+presa è costretto a prendere e non può quindi scartare la carta" and "Dopo che ogni giocatore ha
+effettuato la giocata, la mano passa al giocatore successivo in senso antiorario" (000).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+import pytest
+
+from domain.cards import UNKNOWN, parse_card
+from domain.cirulla.scoring import score
+from domain.cirulla.state import CirullaState
+from domain.events import CardPlayed, SmazzataDealt
+from domain.game import PlayCard, RuleViolation
+from domain.record.audit import Severity, audit
+from domain.record.catalog import CATALOG
+from domain.record.commands import DealLayout, RecordIrregularPlay, TranscribeDeal
+from domain.record.decide import decide
+from domain.record.demo import BOTS, demo_set
+from domain.record.events import IrregularityNoted
+from domain.record.match import MatchState, Phase, evolve, initial
+from domain.record.simulate import Table, next_command
+from domain.shuffle import Seed
+from tests.domain.record.transcribed_match import (
+    ARBITER,
+    Transcript,
+    _layout,
+    _seed_with_a_standing_deal,
+    _setup,
+    transcribe,
+    with_card,
+)
+
+TRANSCRIPT = transcribe()
+
+
+def test_the_transcript_has_20_unknown_cards_and_a_deal_with_no_seed() -> None:
+    assert TRANSCRIPT.unknown == 20
+    deal = TRANSCRIPT.partial[1][0]
+    assert isinstance(deal, SmazzataDealt) and deal.seed_commitment is None
+    unseen = [c for hand in deal.hands for c in hand] + list(deal.stock)
+    assert unseen.count(UNKNOWN) == 20
+
+
+def test_the_two_irregularities_are_recorded_after_their_plays_naming_rule_and_source() -> None:
+    noted = [(v, e) for v, (e, _) in enumerate(TRANSCRIPT.partial, start=1)
+             if isinstance(e, IrregularityNoted)]
+    assert [(e.refers_to, e.rule) for _, e in noted] == [
+        (TRANSCRIPT.out_of_turn, "turn order"),
+        (TRANSCRIPT.missed_capture, "C16 presa obbligata")]
+    for version, fact in noted:
+        assert version == fact.refers_to + 1
+        assert isinstance(TRANSCRIPT.partial[fact.refers_to - 1][0], CardPlayed)
+        assert fact.noted_by == ARBITER and fact.verified
+    assert "costretto a prendere" in noted[1][1].source
+    assert "senso antiorario" in noted[0][1].source
+
+
+def test_the_audit_reports_the_irregularities_and_the_unverifiable_checks_by_version() -> None:
+    report = audit(CATALOG, TRANSCRIPT.partial)
+    assert report.ok and report.verdict is Severity.FINDING and report.pending is None
+    findings = report.of(Severity.FINDING)
+    assert [f.version for f in findings] == [TRANSCRIPT.out_of_turn, TRANSCRIPT.missed_capture]
+    notes = report.of(Severity.NOTE)
+    assert notes[0].version == 2 and "shuffle unverifiable" in notes[0].message
+    assert any("presa obbligata (mano)" in n.message for n in notes[1:])
+    assert report.of(Severity.FAILURE) == ()
+    assert report.state == TRANSCRIPT.partial_state
+
+
+def test_the_replay_ends_with_the_score_the_known_cards_give() -> None:
+    partial, known = TRANSCRIPT.partial_state, TRANSCRIPT.known_state
+    assert partial.result is not None and partial.result == known.result
+    assert partial.ended == known.ended
+    # Every card was played or laid face up, so the piles are fully known at the end.
+    final = replay_game(TRANSCRIPT)
+    assert UNKNOWN not in (*final.captured[0], *final.captured[1])
+    accusi = (0, 0)
+    assert score(final.captured, final.scope, accusi, final.ruleset).totals == \
+        partial.ended[-1].scores
+
+
+def replay_game(transcript: Transcript) -> CirullaState:
+    state = initial(CATALOG)
+    last = None
+    for event, at in transcript.partial:
+        state = evolve(state, event, at)
+        if isinstance(state.game, CirullaState):
+            last = state.game
+    assert last is not None
+    return last
+
+
+def test_an_illegal_play_not_marked_as_noted_is_refused() -> None:
+    state, at = _dealt()
+    game = state.game
+    assert isinstance(game, CirullaState)
+    other = 1 - game.to_move
+    with pytest.raises(RuleViolation, match=r"\[turn order\]"):
+        decide(state, PlayCard(other, game.hands[other][0] if UNKNOWN not in game.hands[other]
+                               else parse_card("Rs"), ()), at)
+
+
+def test_a_legal_play_cannot_be_noted_as_irregular() -> None:
+    state, at = _dealt(known=True)
+    game = state.game
+    assert isinstance(game, CirullaState)
+    from domain.cirulla.captures import legal_plays
+    card, capture = legal_plays(game)[0]
+    with pytest.raises(RuleViolation, match=r"\[irregularity\]"):
+        decide(state, RecordIrregularPlay(PlayCard(game.to_move, card, tuple(sorted(capture))),
+                                          noted_by=ARBITER), at)
+
+
+def test_known_cards_never_repeat_and_unknown_ones_fill_the_rest() -> None:
+    _, partial = _layout(_seed_with_a_standing_deal())
+    created = _created()
+    assert created.last_at is not None
+    at = created.last_at + timedelta(seconds=1)
+    twice = with_card(partial, partial.hands[0][0])
+    with pytest.raises(RuleViolation, match=r"written twice.*\[40 carte\]"):
+        decide(created, TranscribeDeal(twice), at)
+    short = replace(partial, stock=partial.stock[1:])
+    with pytest.raises(RuleViolation, match=r"\[40 carte\]"):
+        decide(created, TranscribeDeal(short), at)
+    hidden_table = replace(partial, table=(UNKNOWN, *partial.table[1:]))
+    with pytest.raises(RuleViolation, match="face up"):
+        decide(created, TranscribeDeal(hidden_table), at)
+
+
+def test_a_card_known_elsewhere_cannot_be_played_from_an_unseen_hand() -> None:
+    state, at = _dealt()
+    game = state.game
+    assert isinstance(game, CirullaState)
+    seat = 1   # its hand is unseen; seat 0's cards are known
+    known = game.hands[0][0]
+    with pytest.raises(RuleViolation, match=r"\[40 carte\]"):
+        decide(state, RecordIrregularPlay(PlayCard(seat, known, ()), noted_by=ARBITER), at)
+
+
+def test_a_live_match_refuses_transcriptions_and_irregular_plays_outright() -> None:
+    demo = demo_set(Seed(b"\x07" * 16), 1)[0]
+    state = initial(CATALOG)
+    at = TRANSCRIPT.commands[0][1]
+    table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
+    for event in decide(state, demo.setup, at):
+        state = evolve(state, event, at)
+    _, partial = _layout(_seed_with_a_standing_deal())
+    with pytest.raises(RuleViolation, match=r"\[provenance\]"):
+        decide(state, TranscribeDeal(partial), at)
+    while state.phase is not Phase.PLAY:
+        step = next_command(state, table, at)
+        assert step is not None
+        command, at, table = step
+        for event in decide(state, command, at):
+            state = evolve(state, event, at)
+    game = state.game
+    assert isinstance(game, CirullaState)
+    with pytest.raises(RuleViolation, match=r"\[provenance\]"):
+        decide(state, RecordIrregularPlay(PlayCard(game.to_move, game.hands[game.to_move][0],
+                                                   ()), noted_by=ARBITER), at)
+
+
+def _created() -> MatchState:
+    state = initial(CATALOG)
+    at = TRANSCRIPT.commands[0][1]
+    for event in decide(state, _setup(), at):
+        state = evolve(state, event, at)
+    return state
+
+
+def _dealt(known: bool = False) -> tuple[MatchState, datetime]:
+    state = _created()
+    assert state.last_at is not None
+    at = state.last_at + timedelta(seconds=1)
+    full, partial = _layout(_seed_with_a_standing_deal())
+    for event in decide(state, TranscribeDeal(full if known else partial, dealer=0), at):
+        state = evolve(state, event, at)
+    return state, at + timedelta(seconds=1)
+
+
+def test_a_deal_layout_is_its_cards() -> None:
+    layout = DealLayout(hands=((UNKNOWN,),), table=())
+    assert layout.stock == () and layout.briscola is None
