@@ -4,9 +4,11 @@ Run: .venv/bin/python -m bench.bench_store [--events N] [--big M] [--skip-postgr
 
 On SQLite (a file) and on PostgreSQL (127.0.0.1:5432, database test, a scratch schema), with
 real events: the streams of bot matches of both games (domain/record/demo.py).
-1. Append, one event per transaction (live play): MatchStore.save of one chained fact at a time,
+1. Append, one event per transaction (live play): one chained fact at a time into the store's
+   event store (MatchStore._save: what execute does after decide),
    against plain-SQL INSERT + COMMIT of the same rows into a plain table of the same columns.
-2. Append in batches of 1,000 events per transaction (an import): MatchStore.append_batch,
+2. Append in batches of 1,000 events per transaction (an import): MatchStore._record_decided
+   (what execute_batch does after decide),
    against plain-SQL executemany of the same rows, 1,000 per transaction.
 3. Matches reconstructed per second: MatchStore.load (select, decode, fold through the rules),
    against plain-SQL SELECT of the same matches' rows from the plain table.
@@ -32,6 +34,7 @@ import psycopg
 
 from domain.record.catalog import CATALOG
 from domain.record.demo import BOTS, demo_set
+from domain.record.envelope import RecordedBy
 from domain.record.simulate import Table, play_locally
 from domain.shuffle import Seed
 from projections.store.app import MatchStore, chain_facts
@@ -39,7 +42,8 @@ from projections.store.canonical import GENESIS
 
 PG_DSN = "host=127.0.0.1 port=5432 dbname=test user=postgres connect_timeout=3"
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
-Stream = list[tuple[object, datetime]]
+BY = RecordedBy("simulator", "verbale bench")
+Stream = list[tuple[object, datetime, RecordedBy]]
 BATCH = 1000
 
 
@@ -50,7 +54,7 @@ def demo_streams(count: int) -> list[Stream]:
         table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
         stream: Stream = []
         for events, at, _ in play_locally(CATALOG, demo.setup, table, START):
-            stream.extend((e, at) for e in events)
+            stream.extend((e, at, BY) for e in events)
         streams.append(stream)
         if index and index % 50 == 0:
             print(f"  generated {index} matches", flush=True)
@@ -128,7 +132,7 @@ def rows_of(store: MatchStore, place: Place, ids: Sequence[uuid.UUID]) -> list[t
 
 def bench_place(kind: str, streams: list[Stream], live_events: int, big: int) -> dict[str, float]:
     place = Place(kind)
-    store = MatchStore(place.url, catalog=CATALOG)
+    store = MatchStore(url=place.url, catalog=CATALOG)
     results: dict[str, float] = {}
     try:
         ids = [uuid.uuid4() for _ in streams]
@@ -147,11 +151,11 @@ def _live(store: MatchStore, place: Place, streams: list[Stream],
     facts = []
     for stream in streams:
         sid, head = uuid.uuid4(), GENESIS
-        for version, (event, at) in enumerate(stream):
-            made, head = chain_facts(sid, version, head, (event,), at)
+        for version, (event, at, _) in enumerate(stream):
+            made, head = chain_facts(sid, version, head, (event,), at, BY)
             facts.extend(made)
     facts = facts[:limit]
-    seconds = timed(lambda: [store.save(f) for f in facts])
+    seconds = timed(lambda: [store._save([f]) for f in facts])
     stored = [(place.key(f.originator_id), f.originator_version, type(f).__name__,
                store.mapper.to_stored_event(f).state) for f in facts]
     plain = timed(lambda: _each(place.insert, [[row] for row in stored]))
@@ -181,7 +185,7 @@ def _batched(store: MatchStore, place: Place, ids: list[uuid.UUID],
     for round_ in range(rounds):
         these = ids if round_ == 0 else [uuid.uuid4() for _ in ids]
         batches = _batches(these, streams)
-        stored.append(rate(events, timed(partial(_each, store.append_batch, batches))))
+        stored.append(rate(events, timed(partial(_each, store._record_decided, batches))))
         rows = rows_of(store, place, these)
         chunks = [rows[i:i + BATCH] for i in range(0, len(rows), BATCH)]
         plain.append(rate(len(rows), timed(partial(_each, place.insert, chunks))))
@@ -221,7 +225,7 @@ def _fill(store: MatchStore, matches: int, filler: Stream) -> None:
     per_batch = max(1, BATCH // len(filler))
     for start in range(0, matches, per_batch):
         count = min(per_batch, matches - start)
-        store.append_batch([(uuid.uuid4(), filler) for _ in range(count)])
+        store._record_decided([(uuid.uuid4(), filler) for _ in range(count)])
 
 
 def report(kind: str, r: dict[str, float]) -> None:

@@ -34,7 +34,7 @@ def test_a_write_that_does_not_continue_the_chain_is_refused_and_nothing_is_stor
     forged, _ = chain_facts(loaded.stream, loaded.version, "f" * 64,
                             (SeedCommitted(smazzata=9, commitment="a" * 64),), START, BY)
     with pytest.raises(ChainError, match=r"does not continue|carry the hash"):
-        store.save(*forged)
+        store._save(forged)
     assert len(store.stored(loaded.stream)) == loaded.version
     assert store.chained.select_head(loaded.stream) == (loaded.stream, loaded.version,
                                                        loaded.head)
@@ -47,7 +47,7 @@ def test_a_new_stream_must_start_from_genesis(store: MatchStore) -> None:
     forged, _ = chain_facts(other, 0, loaded.head, (SeedCommitted(smazzata=1,
                                                                   commitment="b" * 64),), START, BY)
     with pytest.raises(ChainError, match="previous_hash"):
-        store.save(*forged)
+        store._save(forged)
     assert store.stored(other) == []
 
 
