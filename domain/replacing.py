@@ -47,15 +47,9 @@ def replacer(cls: type[tuple[object, ...]],
             raise TypeError(f"{name}: not fields of {cls.__name__}: {unknown}; both changed and "
                             f"constant: {both}; the state parameter named like a field: "
                             f"{state in fields}")
-        items = list(fields)
-        for index, field in enumerate(fields):
-            if field in constants:
-                items[index] = f"_constant_{field}"
-            elif field not in changed:
-                items[index] = f"{state}[{index}]"
         keywords = f", *, {', '.join(changed)}" if changed else ""
         source = (f"def {name}({state}{keywords}):\n"
-                  f"    return _new(_cls, ({', '.join(items)},))\n")
+                  f"    return _new(_cls, {_fields_expression(fields, state, changed, constants)})\n")
         namespace: dict[str, object] = {
             "_new": tuple.__new__, "_cls": cls,
             **{f"_constant_{field}": value for field, value in constants.items()}}
@@ -66,3 +60,38 @@ def replacer(cls: type[tuple[object, ...]],
         return built
 
     return compiled
+
+
+def _fields_expression(fields: tuple[str, ...], state: str, changed: tuple[str, ...],
+                       constants: dict[str, object]) -> str:
+    """The tuple of the new state's fields, in `fields` order, as Python source.
+
+    A run of at least three carried fields is one slice of the old state (a C copy: reading a
+    field of a tuple subclass one at a time costs as much as building it); the parts are
+    concatenated.
+    """
+    parts: list[str] = []
+    literal: list[str] = []
+    index = 0
+    while index < len(fields):
+        end = index
+        while end < len(fields) and fields[end] not in changed and fields[end] not in constants:
+            end += 1
+        if end - index >= 3:
+            if literal:
+                parts.append(f"({', '.join(literal)},)")
+                literal = []
+            parts.append(f"{state}[{index}:{end}]")
+            index = end
+            continue
+        field = fields[index]
+        if field in changed:
+            literal.append(field)
+        elif field in constants:
+            literal.append(f"_constant_{field}")
+        else:
+            literal.append(f"{state}[{index}]")
+        index += 1
+    if literal:
+        parts.append(f"({', '.join(literal)},)")
+    return " + ".join(parts)
