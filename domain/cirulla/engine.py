@@ -186,10 +186,32 @@ def _over_with_leftover(state: CirullaState, *,
 
 
 @replacer(CirullaState, dealt=True, finished=False)
-def _played(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
-            table_values: tuple[int, ...], captured: tuple[tuple[Card, ...], tuple[Card, ...]],
-            scope: tuple[int, int], to_move: int, plays: int, matta_value: int | None,
-            matta_until_mano: int, last_capture_side: int | None) -> CirullaState:
+def _discarded(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...],
+               table: tuple[Card, ...], table_values: tuple[int, ...], to_move: int,
+               plays: int) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, dealt=True, finished=False)
+def _took(state: CirullaState, *, captured: tuple[tuple[Card, ...], tuple[Card, ...]],
+          last_capture_side: int, hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+          table_values: tuple[int, ...], to_move: int, plays: int) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, table=(), table_values=(), dealt=True, finished=False)
+def _swept(state: CirullaState, *, scope: tuple[int, int],
+           captured: tuple[tuple[Card, ...], tuple[Card, ...]], last_capture_side: int,
+           hands: tuple[tuple[Card, ...], ...], to_move: int, plays: int) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, dealt=True, finished=False)
+def _played(state: CirullaState, *, matta_until_mano: int, matta_value: int | None,
+            scope: tuple[int, int], captured: tuple[tuple[Card, ...], tuple[Card, ...]],
+            last_capture_side: int | None, hands: tuple[tuple[Card, ...], ...],
+            table: tuple[Card, ...], table_values: tuple[int, ...], to_move: int,
+            plays: int) -> CirullaState:
     raise NotImplementedError
 
 
@@ -204,7 +226,10 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     """The state after the seat to move plays `card` taking `capture` (already checked legal).
 
     Whether it is a scopa follows from the position (is_scopa); CardPlayed records it too.
-    The fields are unpacked at once: this runs once per play of every replay and simulation.
+    This runs once per play of every replay and simulation: it reads only the fields the play
+    needs (each read of a field costs about as much as a line of the rules here), and the
+    common plays, with the matta a plain 7, build their state with the builder that carries
+    over the most fields unread (_discarded, _took, _swept).
     """
     seat = state.to_move
     hands = state.hands
@@ -221,48 +246,75 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     else:
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
     table = state.table
-    values = state.table_values
     plays = state.plays
     matta_value = state.matta_value
-    matta_until = state.matta_until_mano
-    seating = state.seating
-    scope = state.scope
-    captured = state.captured
-    last_capture_side = state.last_capture_side
-    if capture:
-        side = seat & 1
-        if len(capture) == len(table):
-            if plays != _LAST_PLAY:
-                scope = (scope[0] + 1, scope[1]) if side == 0 else (scope[0], scope[1] + 1)
-            table = values = ()
-        else:
-            kept = list(map(_not, map(capture.__contains__, table)))
-            values = tuple(compress(values, kept))
-            table = tuple(compress(table, kept))
-        pile = captured[side] + capture + (card,)
-        captured = (pile, captured[1]) if side == 0 else (captured[0], pile)
-        if matta_value is not None and (card is MATTA or MATTA in capture):
-            matta_value = None
-        last_capture_side = side
-    else:
+    if not capture:
         value = matta_value if card is MATTA and matta_value else card.value
+        values = state.table_values
         at = bisect_left(values, value)
         while at < len(values) and values[at] == value and table[at] < card:
             at += 1
         values = values[:at] + (value,) + values[at:]
         table = table[:at] + (card,) + table[at:]
-        if card is MATTA and matta_value is not None:
-            keep_value = state.ruleset.matta_durata is MattaDurata.SMAZZATA
-            matta_until = _FOREVER if keep_value else plays // seating.players
+        if matta_value is None:
+            return _discarded(state, hands=hands, table=table, table_values=values,
+                              to_move=state.seating.after[seat], plays=plays + 1)
+        return _matta_valued(state, card, capture, hands=hands, table=table, table_values=values,
+                             scope=state.scope, captured=state.captured,
+                             last_capture_side=state.last_capture_side)
+    side = seat & 1
+    captured = state.captured
+    pile = captured[side] + capture + (card,)
+    captured = (pile, captured[1]) if side == 0 else (captured[0], pile)
+    if len(capture) == len(table):
+        scope = state.scope
+        if plays != _LAST_PLAY:
+            scope = (scope[0] + 1, scope[1]) if side == 0 else (scope[0], scope[1] + 1)
+        if matta_value is None:
+            return _swept(state, scope=scope, captured=captured, last_capture_side=side,
+                          hands=hands, to_move=state.seating.after[seat], plays=plays + 1)
+        return _matta_valued(state, card, capture, hands=hands, table=(), table_values=(),
+                             scope=scope, captured=captured, last_capture_side=side)
+    kept = list(map(_not, map(capture.__contains__, table)))
+    values = tuple(compress(state.table_values, kept))
+    table = tuple(compress(table, kept))
+    if matta_value is None:
+        return _took(state, captured=captured, last_capture_side=side, hands=hands, table=table,
+                     table_values=values, to_move=state.seating.after[seat], plays=plays + 1)
+    return _matta_valued(state, card, capture, hands=hands, table=table, table_values=values,
+                         scope=state.scope, captured=captured, last_capture_side=side)
+
+
+def _matta_valued(state: CirullaState, card: Card, capture: tuple[Card, ...], *,
+                  hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
+                  table_values: tuple[int, ...], scope: tuple[int, int],
+                  captured: tuple[tuple[Card, ...], tuple[Card, ...]],
+                  last_capture_side: int | None) -> CirullaState:
+    """The end of a play made while the matta counts other than 7 (an accuso gave it a value).
+
+    Taken, or taking, it is a plain 7 again; laid on the table it keeps its value to the end of
+    the mano, or of the smazzata (C18); "alla mano successiva torna a valere 7".
+    """
+    matta_value = state.matta_value
+    matta_until = state.matta_until_mano
+    seating = state.seating
+    plays = state.plays
+    if capture:
+        if card is MATTA or MATTA in capture:
+            matta_value = None
+    elif card is MATTA:
+        keep_value = state.ruleset.matta_durata is MattaDurata.SMAZZATA
+        matta_until = _FOREVER if keep_value else plays // seating.players
     plays += 1
     if matta_value is not None and plays // seating.players > matta_until and MATTA in table:
-        # "alla mano successiva torna a valere 7" (C18): the next mano starts with this play.
+        # The next mano starts with this play.
         matta_value, matta_until = None, -1
         table = tuple(sorted(table, key=_PLAIN_TABLE_KEY.__getitem__))
-        values = tuple([c.value for c in table])
-    return _played(state, hands=hands, table=table, table_values=values, captured=captured,
-                   scope=scope, to_move=seating.after[seat], plays=plays, matta_value=matta_value,
-                   matta_until_mano=matta_until, last_capture_side=last_capture_side)
+        table_values = tuple([c.value for c in table])
+    return _played(state, matta_until_mano=matta_until, matta_value=matta_value, scope=scope,
+                   captured=captured, last_capture_side=last_capture_side, hands=hands,
+                   table=table, table_values=table_values, to_move=seating.after[state.to_move],
+                   plays=plays)
 
 
 _PLAIN_TABLE_KEY = tuple(c.value * 64 + c for c in DECK)

@@ -4,10 +4,13 @@ The plays are captures.legal_plays (each capture in deck order, as CardPlayed re
 accusi follow the ruleset's `accuso` option (C8): AUTOMATICO declares them itself, so none is
 offered; FACOLTATIVO offers them beside the plays; OBBLIGATORIO offers only them while one is
 due, since `decide` refuses a play before it ("must declare the ... before playing").
+In a transcribed record a hand may hold cards nobody saw (UNKNOWN): the commands are those of its
+known cards, and no accuso is offered for a hand not wholly seen.
 """
 
 from __future__ import annotations
 
+from domain.cards import UNKNOWN
 from domain.cirulla.accusi import player_accusi
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.ruleset import Accuso
@@ -18,6 +21,12 @@ from domain.game import Command, DeclareAccuso, PlayCard
 def legal_commands(state: CirullaState) -> tuple[Command, ...]:
     if state.finished or not state.dealt:
         return ()
+    hand = state.hands[state.to_move]
+    if UNKNOWN in hand:
+        seen = tuple(c for c in hand if c is not UNKNOWN)
+        state = state._replace(hands=(*state.hands[:state.to_move], seen,
+                                      *state.hands[state.to_move + 1:]))
+        return tuple(PlayCard(state.to_move, p[0], taken(p)) for p in legal_plays(state))
     accusi = _accusi(state)
     if accusi and state.ruleset.accuso is Accuso.OBBLIGATORIO:
         return accusi

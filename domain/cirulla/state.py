@@ -66,16 +66,16 @@ class CirullaState(NamedTuple):
     seating: Seating
     number: int
     dealer: int
-    # Changed by a new hand from the stock or an accuso.
+    # Changed by a new hand from the stock, an accuso, a play of the matta.
     stock: tuple[Card, ...]
     accusi: tuple[AccusoRecord, ...]
     declared: tuple[bool, ...]  # per seat: an accuso was declared with the current 3 cards
     matta_until_mano: int      # the mano after which a matta on the table goes back to 7
-    # Changed by a capture.
-    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
-    scope: tuple[int, int]
-    last_capture_side: int | None
     matta_value: int | None    # the matta's value for captures, None when it is a plain 7
+    # Changed by a scopa, by a capture.
+    scope: tuple[int, int]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    last_capture_side: int | None
     # Changed by every play.
     hands: tuple[tuple[Card, ...], ...]
     table: tuple[Card, ...]

@@ -188,3 +188,22 @@ def _dealt(known: bool = False) -> tuple[MatchState, datetime]:
 def test_a_deal_layout_is_its_cards() -> None:
     layout = DealLayout(hands=((UNKNOWN,),), table=())
     assert layout.stock == () and layout.briscola is None
+
+
+def test_the_timeline_of_a_transcribed_match_offers_the_known_cards_and_hides_the_unseen() -> None:
+    from domain.record.timeline import timeline
+    from domain.viewing import ARBITER, PUBLIC
+    line = timeline(CATALOG, TRANSCRIPT.partial)
+    for version in range(1, len(line)):
+        state = line.state(version)
+        if not isinstance(state.game, CirullaState) or state.phase is not Phase.PLAY:
+            continue
+        game = state.game
+        commands = line.legal_commands(version)
+        assert all(c.card is not UNKNOWN for c in commands if isinstance(c, PlayCard))
+        assert {c.card for c in commands if isinstance(c, PlayCard)} <= \
+            set(game.hands[game.to_move])
+        arbiter = line.observe(version, ARBITER)
+        assert arbiter.hands == tuple(game.hands)
+        public = line.observe(version, PUBLIC)
+        assert public.hands == (None, None) and public.stock is None
