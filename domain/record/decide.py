@@ -406,8 +406,9 @@ def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
     if state.forfeit is not None:
         scores = (state.result.scores[0] + command.adjustment[0],
                   state.result.scores[1] + command.adjustment[1])
-        mp = state.result.settlement.mp if state.result.settlement else 0
-        return settled(Standing(scores, True, state.result.winner, "ruling", mp), "ruling",
+        winner = state.result.winner
+        mp = 0 if winner is None else max(0, scores[winner] - scores[1 - winner])
+        return settled(Standing(scores, True, winner, "ruling", mp), "ruling",
                        state.result.smazzate, how)
     annulled = state.annulled | ({command.smazzata} if command.smazzata is not None
                                  and command.kind == "annul-smazzata" else set())

@@ -107,8 +107,11 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent],
             yield Problem(position, "sequence", f"event {position} is missing: the next stored "
                                                 f"event is {row.originator_version}")
             break
+    enveloped: bool | None = None
     for row in stored:
         record, found = _record(stream, row)
+        if record is not None:
+            enveloped = _same_envelope(row.originator_version, record, enveloped, found)
         yield from found
         if record is not None:
             if record.get("previous_hash") != previous_hash:
@@ -147,7 +150,7 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
     if not isinstance(record, dict) or set(record) - {ENVELOPE} != RECORD_KEYS:
         return None, [Problem(version, "fields", "the record does not have exactly the fields "
                                                  f"{sorted(RECORD_KEYS)} (and {ENVELOPE})")]
-    problems = _envelope(version, record)
+    problems = _envelope(version, record) + _v2_fields(version, record)
     if canonical_json(record, checked=False) != row.state:
         problems.append(Problem(version, "canonical", "the stored bytes are not the canonical "
                                                       "JSON of their record"))
@@ -159,6 +162,35 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
         problems.append(Problem(version, "type", f"type {record['type']!r} stored with topic "
                                                  f"{row.topic!r}"))
     return record, problems
+
+
+def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
+                   found: list[Problem]) -> bool:
+    """A stream written since the envelope carries it on every record: one without it there was
+    stripped (or one was added to an older stream)."""
+    has = ENVELOPE in record
+    if enveloped is not None and has != enveloped:
+        found.append(Problem(version, "envelope", "this record " + (
+            "has no recorded_by, although the stream's first record has one" if enveloped else
+            "has a recorded_by, although the stream's first record has none")))
+    return has if enveloped is None else enveloped
+
+
+# A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
+# "not recorded", as in a version-1 record, but a record stripped of them.
+_V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("outcome",),
+                "MatchEnded": ("settlement",)}
+
+
+def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
+    required = _V2_REQUIRED.get(record.get("type", ""), ())
+    if record.get("class_version") != 2 or not isinstance(record.get("data"), dict):
+        return []
+    missing = [name for name in required if record["data"].get(name) is None]
+    if not missing:
+        return []
+    return [Problem(version, "fields", f"a class_version 2 {record['type']} holds "
+                                       f"{', '.join(missing)}: it is null here")]
 
 
 def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:

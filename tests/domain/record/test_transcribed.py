@@ -207,3 +207,41 @@ def test_the_timeline_of_a_transcribed_match_offers_the_known_cards_and_hides_th
         assert arbiter.hands == tuple(game.hands)
         public = line.observe(version, PUBLIC)
         assert public.hands == (None, None) and public.stock is None
+
+
+def test_a_wrong_capture_the_table_accepted_is_noted_with_the_legal_alternatives() -> None:
+    """'b) può prendere le carte in tavola la cui somma è uguale al valore della carta'."""
+    state, at = _dealt(known=True)
+    game = state.game
+    assert isinstance(game, CirullaState)
+    from domain.cirulla.captures import plays_for_hand
+    seat = game.to_move
+    for card in game.hands[seat]:
+        allowed = {tuple(sorted(p[1])) for p in plays_for_hand((card,), game)}
+        wrong = next(((c,) for c in game.table if (c,) not in allowed), None)
+        if wrong is not None:
+            break
+    assert wrong is not None
+    events = decide(state, RecordIrregularPlay(PlayCard(seat, card, wrong), noted_by=ARBITER), at)
+    noted = [e for e in events if isinstance(e, IrregularityNoted)]
+    assert [n.rule for n in noted] in (["prese (regole a-c)"], ["asso (regola d)"])
+    assert "its legal plays were" in noted[0].message and noted[0].verified
+    assert isinstance(events[0], CardPlayed) and events[0].capture == wrong
+
+
+def test_a_card_the_hand_was_written_without_is_noted_and_becomes_known() -> None:
+    full, partial = _layout(_seed_with_a_standing_deal())
+    state, at = _dealt()
+    game = state.game
+    assert isinstance(game, CirullaState)
+    unseen = next(c for c, shown in zip(full.stock, partial.stock, strict=True)
+                  if shown is UNKNOWN)
+    seat = 1 - game.to_move   # seat 0, whose hand is known: out of turn too
+    command = RecordIrregularPlay(PlayCard(seat, unseen, ()), noted_by=ARBITER)
+    events = decide(state, command, at)
+    assert {e.rule for e in events if isinstance(e, IrregularityNoted)} >= {"turn order", "hand"}
+    for event in events:
+        state = evolve(state, event, at)
+    after = state.game
+    assert isinstance(after, CirullaState)
+    assert unseen in after.table and len(after.hands[seat]) == 2
