@@ -9,11 +9,14 @@ passing load hits both alike, and compares the medians.
 A worker is the benchmark module started with `--worker`: it reads one JSON request a line on
 stdin (`{"case": name, "run": r}`) and answers one JSON line with the rate. Both workers are
 started the same way (`python -P`, the engines' root first on PYTHONPATH, this checkout's after
-it for `bench`), so the only difference between them is the `domain` package they import.
+it for `bench`), so the only difference between them is the `domain` package they import. The
+benchmark's loop therefore calls only what both packages have (the engines' public functions
+and fields by name).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -27,7 +30,8 @@ from types import TracebackType
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = "9da27ec55625f6169abcdba0a7b6b458154a1179"
-"""The engines of "today" for issue 7 (typed games): the last commit before it changed them."""
+"""The engines of "today" for issue 7 (typed games): the last commit before their states were
+read and built by field name (domain/replacing.py)."""
 
 
 class BaselineUnavailable(RuntimeError):
@@ -44,11 +48,8 @@ def extract(ref: str, into: Path) -> Path:
         raise BaselineUnavailable(f"cannot read commit {ref[:12]} from git "
                                   f"({detail.decode(errors='replace').strip() or error})"
                                   ) from None
-    with tempfile.TemporaryFile() as tar_file:
-        tar_file.write(archive.stdout)
-        tar_file.seek(0)
-        with tarfile.open(fileobj=tar_file) as tar:
-            tar.extractall(into, filter="data")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
     return into
 
 
@@ -115,8 +116,8 @@ def compare(module: str, cases: Sequence[str], runs: int, args: Sequence[str] = 
         engines = extract(ref, Path(tmp))
         today = stack.enter_context(Worker(module, engines, args))
         current = stack.enter_context(Worker(module, None, args))
-        if today.domain == current.domain:
-            raise RuntimeError(f"both workers import {today.domain}")
+        if Path(today.domain) != engines / "domain" or Path(current.domain) != ROOT / "domain":
+            raise RuntimeError(f"the workers import {today.domain} and {current.domain}")
         for case in cases:
             today.rate(case, -1)
             current.rate(case, -1)

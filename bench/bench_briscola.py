@@ -1,6 +1,7 @@
 """Complete 2-player Briscola smazzate per second with random legal play (docs/benchmarks.md).
 
-Run: .venv/bin/python -m bench.bench_briscola [--smazzate N] [--runs R]
+Run: .venv/bin/python -m bench.bench_briscola [--smazzate N] [--runs R] [--baseline COMMIT]
+     [--only-compare]
 
 Three measurements, each the median of R runs of N smazzate on one core:
 - engine: deal a deck shuffled by Python's `random` (as public environments do), then call
@@ -10,7 +11,11 @@ Three measurements, each the median of R runs of N smazzate on one core:
 - naive: a straightforward reference implementation of the same rules written here (frozen
   dataclasses, `dataclasses.replace`, dictionaries by rank and suit), the same-run baseline.
 Before timing, the naive version and the engine play the same decks with the same choices and
-must agree on every final score.
+must agree on every final score. Then the same-run comparison with today's engine
+(bench/baseline.py): the engine and verifiable cases played by the engine of a pinned commit
+(`--baseline`, by default the last before the state was read and built by field name) and by
+this checkout's, in two worker processes taking turns run by run; medians and their ratio.
+`--only-compare` runs only this.
 """
 
 from __future__ import annotations

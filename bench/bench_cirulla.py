@@ -1,6 +1,7 @@
 """Cirulla engine benchmarks (docs/benchmarks.md, section "Cirulla").
 
 Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positions P]
+     [--baseline COMMIT] [--only-compare]
 
 1. Complete 2-player smazzate per second with random legal play, one core: the deal (with its
    redeals), the dealer's accuso, the automatic accuso of each hand of three, `legal_plays`
@@ -14,6 +15,11 @@ Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positi
    three, against the brute-force enumerator on the same positions in the same process:
    "cold" clears the capture caches before the run (every position new to the engine), "warm"
    runs the same positions again.
+3. The same-run comparison with today's engines (bench/baseline.py): the smazzate of 1., both
+   deck sources, played by the engines of a pinned commit (`--baseline`, by default the last
+   before the engines' states were read and built by field name) and by this checkout's, in two
+   worker processes taking turns run by run; medians and their ratio. `--only-compare` runs
+   only this.
 Before timing, both checks compare the engine with the brute force on every position played.
 Each figure is the median of R runs.
 """

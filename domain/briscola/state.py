@@ -76,18 +76,26 @@ def make_setup(rules: BriscolaRules, seating: Seating, number: int = -1, dealer:
 
 
 class BriscolaState(NamedTuple):
-    """One moment of a smazzata. `stock` is in draw order with the briscola card last."""
+    """One moment of a smazzata. `stock` is in draw order with the briscola card last.
 
+    Read and built by field name (domain/replacing.py); the fields are ordered by how often
+    they change, the steadiest first, so a card that does not close the mano copies the fields
+    it keeps as one slice.
+    """
+
+    # Fixed for the whole smazzata.
     setup: Setup
-    hands: tuple[tuple[Card, ...], ...]
+    # Changed when a mano is taken.
     stock: tuple[Card, ...]
-    table: tuple[Card, ...]
     leader: int
-    turn: int | None
     points: tuple[int, int]
     taken: tuple[tuple[Card, ...], tuple[Card, ...]]
     vinto_subito: int | None
     """The side that ended the smazzata by 'vinco subito', if one did."""
+    # Changed by every card played.
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    turn: int | None
 
 
 # The two ways a card changes the state, compiled by name (domain/replacing.py): one state is
@@ -166,14 +174,16 @@ def play(state: BriscolaState, card: Card) -> BriscolaState:
                                 f"is {' '.join(c.code for c in hand)}") from None
         rest = hand[:position] + hand[position + 1:]
     setup = state.setup
-    table = (*state.table, card)
+    table = state.table + (card,)
     if len(table) == setup.players:
         return _close_trick(state, setup, hands, seat, rest, table)
     if len(hands) == 2:
         hands = (rest, hands[1]) if seat == 0 else (hands[0], rest)
+        turn = 1 - seat   # two seats alternate whichever the direction of play
     else:
         hands = (*hands[:seat], rest, *hands[seat + 1:])
-    return _card_placed(state, hands=hands, table=table, turn=setup.after[seat])
+        turn = setup.after[seat]
+    return _card_placed(state, hands=hands, table=table, turn=turn)
 
 
 def _close_trick(state: BriscolaState, setup: Setup, before: tuple[tuple[Card, ...], ...],
@@ -187,15 +197,15 @@ def _close_trick(state: BriscolaState, setup: Setup, before: tuple[tuple[Card, .
         best = 1 if keys[second] > keys[first] else 0
         points = POINTS[first] + POINTS[second]
         winner = setup.rounds[state.leader][best]
-        mine, theirs = (rest, before[1]) if seat == 0 else (before[0], rest)
+        hand0, hand1 = (rest, before[1]) if seat == 0 else (before[0], rest)
         if stock:
-            # The winner draws the top card, the other the next one.
+            # The winner draws the top card, the other seat the next one.
             if winner == 0:
-                mine, theirs = mine + stock[:1], theirs + stock[1:2]
+                hand0, hand1 = hand0 + stock[:1], hand1 + stock[1:2]
             else:
-                mine, theirs = mine + stock[1:2], theirs + stock[:1]
+                hand0, hand1 = hand0 + stock[1:2], hand1 + stock[:1]
             stock = stock[2:]
-        hands: tuple[tuple[Card, ...], ...] = (mine, theirs)
+        hands: tuple[tuple[Card, ...], ...] = (hand0, hand1)
     else:
         best = best_key = -2
         points = 0

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
 
-from domain.cards import MATTA, Card
+from domain.cards import DECK, MATTA, Card
 from domain.cirulla.ruleset import AssoSuAsso, PresaObbligata, Ruleset
 from domain.cirulla.state import CirullaState, Play, empty_state, table_order
 from domain.seating import Seating
@@ -105,26 +105,34 @@ def _getter(idx: tuple[int, ...]) -> Getter:
 
 def legal_plays(state: CirullaState) -> list[Play]:
     """Every distinct legal (card, capture) of the seat to move, and nothing else."""
-    (ruleset, _, _, _, hands, table, values, _, _, _, _, seat, _, matta_value, _, _, _,
-     dealt, finished) = state
-    if finished or not dealt:
+    if state.finished or not state.dealt:
         return []
+    ruleset = state.ruleset
+    values = state.table_values
+    table = state.table
+    matta_value = state.matta_value
     index = _GETTERS[ruleset.asso_su_asso].get(values) or capture_getters(values,
                                                                           ruleset.asso_su_asso)
     plays: list[Play] = []
     append = plays.append
     capturing = False
-    for card in hands[seat]:
-        getters = index[matta_value if matta_value and card is MATTA else card.value]
+    for card in state.hands[state.to_move]:
+        getters = index[matta_value if matta_value and card is MATTA else _VALUE[card]]
         if getters:
             capturing = True
             for get in getters:
                 append((card, get(table)))
         else:
             append((card, ()))
-    if capturing and ruleset.presa_obbligata is PresaObbligata.MANO:
+    if capturing and ruleset.presa_obbligata is _PRESA_MANO:
         return [p for p in plays if p[1]]
     return plays
+
+
+# Looked up once: an enum member read off its class goes through the enum's metaclass (about
+# as costly as the rest of a legal_plays call), and a card's value is an instance attribute.
+_PRESA_MANO = PresaObbligata.MANO
+_VALUE = tuple(card.value for card in DECK)
 
 
 def plays_for_hand(hand: tuple[Card, ...], state: CirullaState) -> list[Play]:

@@ -6,10 +6,9 @@ so the fast path of the benchmark is the path of the record.
 
 from __future__ import annotations
 
-import operator
 from bisect import bisect_left
 from collections.abc import Iterator
-from itertools import compress, count
+from itertools import count
 
 from domain.cards import DECK, MATTA, Card
 from domain.cirulla.accusi import (
@@ -44,6 +43,10 @@ from domain.shuffle import Seed, commitment, shuffled_deck
 
 _FOREVER = 1 << 30
 _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
+# Looked up once: an enum member read off its class goes through the enum's metaclass, and a
+# card's value is an instance attribute; both cost several times a tuple lookup on every play.
+_AUTOMATICO = Accuso.AUTOMATICO
+_VALUE = tuple(c.value for c in DECK)
 
 
 def deal_events(ruleset: Ruleset, seating: Seating, dealer: int, number: int,
@@ -70,7 +73,7 @@ def deal_from(ruleset: Ruleset, seating: Seating, dealer: int, number: int, prom
     option = dealer_accuso(table)
     if option is not None:
         events.append(_accuso_event(dealer, option, table))
-    if ruleset.accuso is Accuso.AUTOMATICO:
+    if ruleset.accuso is _AUTOMATICO:
         first = seating.first_after_dealer(dealer)
         accuso = best_accuso(player_accusi(hands[first], ruleset))
         if accuso is not None:
@@ -144,12 +147,13 @@ def _ended(state: CirullaState, event: SmazzataEnded) -> CirullaState:
     if event.leftover_to is not None and state.table:
         return _over_with_leftover(state, captured=_add_to_side(state.captured,
                                                                  event.leftover_to, state.table))
-    return state._replace(finished=True)
+    return _over(state)
 
 
 # The state after each kind of event, built by name (domain/replacing.py): the fields listed
-# change, the constants are set, every other field is carried over from `state`. `_played` runs
-# once per play of every replay and simulation, the others a few times per smazzata.
+# change, the constants are set, every other field is carried over from `state`. One of
+# _discarded, _took and _swept runs per play of every replay and simulation (_played instead
+# while the matta counts other than 7); the others a few times per smazzata.
 
 @replacer(CirullaState, captured=((), ()), scope=(0, 0), accusi=(), plays=0, matta_value=None,
           matta_until_mano=-1, last_capture_side=None, dealt=True, finished=False)
@@ -176,6 +180,11 @@ def _table_taken_by_dealer(state: CirullaState, *, accusi: tuple[AccusoRecord, .
 @replacer(CirullaState)
 def _hand_declared(state: CirullaState, *, accusi: tuple[AccusoRecord, ...],
                    declared: tuple[bool, ...], matta_value: int | None) -> CirullaState:
+    raise NotImplementedError
+
+
+@replacer(CirullaState, finished=True)
+def _over(state: CirullaState) -> CirullaState:
     raise NotImplementedError
 
 
@@ -243,13 +252,15 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         hand = (hand[0], hand[2]) if len(hand) == 3 else tuple(c for c in hand if c is not card)
     if len(hands) == 2:
         hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+        to_move = 1 - seat   # two seats alternate whichever the direction of play
     else:
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
+        to_move = state.seating.after[seat]
     table = state.table
     plays = state.plays
     matta_value = state.matta_value
     if not capture:
-        value = matta_value if card is MATTA and matta_value else card.value
+        value = matta_value if card is MATTA and matta_value else _VALUE[card]
         values = state.table_values
         at = bisect_left(values, value)
         while at < len(values) and values[at] == value and table[at] < card:
@@ -258,7 +269,7 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
         table = table[:at] + (card,) + table[at:]
         if matta_value is None:
             return _discarded(state, hands=hands, table=table, table_values=values,
-                              to_move=state.seating.after[seat], plays=plays + 1)
+                              to_move=to_move, plays=plays + 1)
         return _matta_valued(state, card, capture, hands=hands, table=table, table_values=values,
                              scope=state.scope, captured=state.captured,
                              last_capture_side=state.last_capture_side)
@@ -272,15 +283,25 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
             scope = (scope[0] + 1, scope[1]) if side == 0 else (scope[0], scope[1] + 1)
         if matta_value is None:
             return _swept(state, scope=scope, captured=captured, last_capture_side=side,
-                          hands=hands, to_move=state.seating.after[seat], plays=plays + 1)
+                          hands=hands, to_move=to_move, plays=plays + 1)
         return _matta_valued(state, card, capture, hands=hands, table=(), table_values=(),
                              scope=scope, captured=captured, last_capture_side=side)
-    kept = list(map(_not, map(capture.__contains__, table)))
-    values = tuple(compress(state.table_values, kept))
-    table = tuple(compress(table, kept))
+    # Cut the taken cards out by position: one `index` per taken card costs a third of testing
+    # every table card against the capture (a call of capture.__contains__ per table card).
+    if len(capture) == 1:
+        at = table.index(capture[0])
+        values = state.table_values
+        values = values[:at] + values[at + 1:]
+        table = table[:at] + table[at + 1:]
+    else:
+        kept, kept_values = list(table), list(state.table_values)
+        for taken_card in capture:
+            at = kept.index(taken_card)
+            del kept[at], kept_values[at]
+        table, values = tuple(kept), tuple(kept_values)
     if matta_value is None:
         return _took(state, captured=captured, last_capture_side=side, hands=hands, table=table,
-                     table_values=values, to_move=state.seating.after[seat], plays=plays + 1)
+                     table_values=values, to_move=to_move, plays=plays + 1)
     return _matta_valued(state, card, capture, hands=hands, table=table, table_values=values,
                          scope=state.scope, captured=captured, last_capture_side=side)
 
@@ -321,9 +342,6 @@ _PLAIN_TABLE_KEY = tuple(c.value * 64 + c for c in DECK)
 """table_order's key of each card at its own value (the matta a plain 7), by deck index."""
 
 
-_not = operator.not_
-
-
 # ---- after a play -----------------------------------------------------------------------------
 
 def follow_up(state: CirullaState) -> PlayEvent | None:
@@ -340,13 +358,16 @@ def turn_starts(state: CirullaState) -> AccusoDeclared | None:
     """C8 'automatico': 'il sistema effettua l'accuso automaticamente' for the seat whose turn
     begins with three cards, so the plays it is offered already count the matta's new value."""
     ruleset = state.ruleset
-    if ruleset.accuso is not Accuso.AUTOMATICO or state.finished:
+    if ruleset.accuso is not _AUTOMATICO or state.finished:
         return None
     seat = state.to_move
     hand = state.hands[seat]
     if len(hand) != 3 or state.declared[seat]:
         return None
-    option = best_accuso(player_accusi(hand, ruleset))
+    options = player_accusi(hand, ruleset)
+    if not options:   # most hands: no call to choose among none
+        return None
+    option = best_accuso(options)
     return None if option is None else _accuso_event(seat, option, hand)
 
 

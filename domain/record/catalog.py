@@ -1,4 +1,4 @@
-"""The games the match record knows: Cirulla and Briscola behind the GameRules protocol.
+"""The games the match record knows: Cirulla and Briscola behind the GameRulesOf protocol.
 
 Each adapter only translates: the ruleset to and from the options stored in MatchCreated, the
 match format to and from its options, a finished smazzata into match_format's SmazzataResult,
@@ -8,7 +8,6 @@ and a timeout or abandon into domain/penalty.py's settlement.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.briscola import engine as briscola_engine
 from domain.briscola.match import smazzata_result as briscola_result
@@ -19,7 +18,7 @@ from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.match import smazzata_result
 from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
 from domain.cirulla.state import CirullaState
-from domain.events import SmazzataEnded
+from domain.events import SmazzataEnded, SmazzataOutcome
 from domain.game import GameEngine
 from domain.match_format import (
     MatchFormat,
@@ -30,7 +29,7 @@ from domain.match_format import (
     match_status,
 )
 from domain.penalty import Forfeit, forfeit
-from domain.record.games import GameRules, Standing
+from domain.record.games import GameRules, GameRulesOf, Standing
 from domain.seating import Seating
 
 _FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
@@ -68,26 +67,19 @@ def _flag(text: str, name: str) -> bool:
     return text == "true"
 
 
-def _standing(fmt: MatchFormat, results: Sequence[object],
+def _standing(fmt: MatchFormat, results: Sequence[SmazzataResult],
               adjustment: tuple[int, int]) -> Standing:
-    status = match_status(fmt, [_result(r) for r in results])
+    status = match_status(fmt, results)
     scores = (status.totals[0] + adjustment[0], status.totals[1] + adjustment[1])
     winner = status.winner
     if not status.over:
         return Standing(scores, False, winner, status.reason)
     if adjustment == (0, 0):
-        return Standing(scores, True, winner, status.reason,
-                        match_points(fmt, [_result(r) for r in results]))
+        return Standing(scores, True, winner, status.reason, match_points(fmt, results))
     # An arbiter's adjustment counts like points: the side ahead after it wins, by MP the
     # adjusted difference.
     winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
     return Standing(scores, True, winner, status.reason, abs(scores[0] - scores[1]))
-
-
-def _result(value: object) -> SmazzataResult:
-    if not isinstance(value, SmazzataResult):
-        raise TypeError(f"not a smazzata result: {value!r}")
-    return value
 
 
 def _settled(settlement: Forfeit) -> tuple[tuple[int, int], Standing]:
@@ -102,42 +94,46 @@ class _Formats:
 
     name: str
 
-    def check_format(self, options: Mapping[str, str]) -> None:
-        parse_format(self.name, options)
+    def match_format(self, options: Mapping[str, str]) -> MatchFormat:
+        return parse_format(self.name, options)
 
-    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+    def outcome(self, match_format: MatchFormat, result: SmazzataResult) -> SmazzataOutcome:
+        cappotto = result.cappotto_side
+        return SmazzataOutcome(last_capture=result.last_capture_side, cappotto=cappotto,
+                               cappotto_ends_match=match_format.cappotto_ends
+                               and cappotto is not None,
+                               vinco_subito=result.vinco_subito_side)
+
+    def standing(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
                  adjustment: tuple[int, int]) -> Standing:
-        return _standing(parse_format(self.name, match_format), results, adjustment)
+        return _standing(match_format, results, adjustment)
 
 
 class CirullaRules(_Formats):
     name = "cirulla"
 
     @property
-    def engine(self) -> GameEngine[Any, Any]:
+    def engine(self) -> GameEngine[CirullaState, Ruleset]:
         return cirulla_decide.ENGINE
 
-    def ruleset(self, options: Mapping[str, str]) -> object:
+    def ruleset(self, options: Mapping[str, str]) -> Ruleset:
         return ruleset_from_dict(dict(options))
 
-    def options(self, ruleset: object) -> Mapping[str, str]:
-        assert isinstance(ruleset, Ruleset)
+    def options(self, ruleset: Ruleset) -> Mapping[str, str]:
         return ruleset.options()
 
-    def seating(self, ruleset: object, players: int) -> Seating:
-        assert isinstance(ruleset, Ruleset)
+    def seating(self, ruleset: Ruleset, players: int) -> Seating:
         return Seating(players, ruleset.direction)
 
-    def result(self, state: object, ended: SmazzataEnded) -> object:
-        assert isinstance(state, CirullaState)
+    def result(self, state: CirullaState, ended: SmazzataEnded) -> SmazzataResult:
         return smazzata_result(state)
 
-    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
-                state: object | None, guilty_side: int,
+    def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                state: CirullaState | None, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         before = self.standing(match_format, results, adjustment).scores
         unawarded = 0
-        if isinstance(state, CirullaState):
+        if state is not None:
             made = awarded_points(state)
             before = (before[0] + made[0], before[1] + made[1])
             unawarded = unawarded_points(state, guilty_side)
@@ -149,37 +145,36 @@ class BriscolaGame(_Formats):
     name = "briscola"
 
     @property
-    def engine(self) -> GameEngine[Any, Any]:
+    def engine(self) -> GameEngine[BriscolaState, BriscolaRules]:
         return briscola_engine.ENGINE
 
-    def ruleset(self, options: Mapping[str, str]) -> object:
+    def ruleset(self, options: Mapping[str, str]) -> BriscolaRules:
         if set(options) != {"vinco_subito"}:
             raise ValueError(f"Briscola ruleset options {sorted(options)}: expected exactly "
                              "['vinco_subito']")
         return BriscolaRules(vinco_subito=_flag(options["vinco_subito"], "vinco_subito"))
 
-    def options(self, ruleset: object) -> Mapping[str, str]:
-        assert isinstance(ruleset, BriscolaRules)
+    def options(self, ruleset: BriscolaRules) -> Mapping[str, str]:
         return {"vinco_subito": _yes_no(ruleset.vinco_subito)}
 
-    def seating(self, ruleset: object, players: int) -> Seating:
+    def seating(self, ruleset: BriscolaRules, players: int) -> Seating:
         return Seating(players)
 
-    def result(self, state: object, ended: SmazzataEnded) -> object:
-        assert isinstance(state, BriscolaState)
+    def result(self, state: BriscolaState, ended: SmazzataEnded) -> SmazzataResult:
         return briscola_result(state)
 
-    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
-                state: object | None, guilty_side: int,
+    def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                state: BriscolaState | None, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
-        fmt = parse_format(self.name, match_format)
-        finished = [_result(r) for r in results]
-        if isinstance(state, BriscolaState):
-            return _settled(briscola_timeout(fmt, finished, state, guilty_side))
-        regular = 1 if fmt.kind is MatchKind.POINTS else fmt.length
-        counted = [r.points for r in finished[:regular]]
+        if state is not None:
+            return _settled(briscola_timeout(match_format, results, state, guilty_side))
+        regular = 1 if match_format.kind is MatchKind.POINTS else match_format.length
+        counted = [r.points for r in results[:regular]]
         totals = (sum(p[0] for p in counted), sum(p[1] for p in counted))
         return _settled(forfeit(self.name, totals, guilty_side, 0))
 
 
-CATALOG: dict[str, GameRules] = {"cirulla": CirullaRules(), "briscola": BriscolaGame()}
+CIRULLA: GameRulesOf[CirullaState, Ruleset, MatchFormat, SmazzataResult] = CirullaRules()
+BRISCOLA: GameRulesOf[BriscolaState, BriscolaRules, MatchFormat, SmazzataResult] = (
+    BriscolaGame())
+CATALOG: dict[str, GameRules] = {"cirulla": CIRULLA, "briscola": BRISCOLA}

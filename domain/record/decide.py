@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from domain.events import PlayEvent, SmazzataDealt
 from domain.game import DeclareAccuso, PlayCard
@@ -44,7 +45,7 @@ from domain.record.events import (
     SeedRevealed,
     TimeoutRecorded,
 )
-from domain.record.games import Standing
+from domain.record.games import Standing, set_up
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.outcomes import settled, with_outcomes
 from domain.record.refusal import RecordRefused, need
@@ -130,15 +131,13 @@ def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
                                            f"{', '.join(sorted(state.catalog))}")
     seats = len(command.players)
     try:
-        ruleset = rules.ruleset(command.ruleset)
-        rules.seating(ruleset, seats)
-        rules.check_format(command.match_format)
+        setup = set_up(rules, command.ruleset, command.match_format, seats)
     except ValueError as error:
         raise RecordRefused("match-setup", str(error)) from None
     _check_setup(command, seats)
     _check_provenance(command)
     return MatchCreated(
-        game=command.game, ruleset=dict(rules.options(ruleset)),
+        game=command.game, ruleset=dict(rules.options(setup.ruleset)),
         players=tuple(command.players), sides=tuple(s % 2 for s in range(seats)),
         match_format=dict(command.match_format), time_control=command.time_control,
         first_dealer=command.first_dealer, tournament=command.tournament,
@@ -288,9 +287,10 @@ def _reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeed
     return MatchSeedRevealed(seed=command.seed.hex)
 
 
-def _format(state: MatchState) -> dict[str, str]:
-    assert state.created is not None
-    return dict(state.created.match_format)
+def _format(state: MatchState) -> Any:
+    """The match format, parsed once when MatchCreated was folded (the game's own type)."""
+    assert state.setup is not None
+    return state.setup.match_format
 
 
 def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed, ...]:

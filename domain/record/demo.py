@@ -25,10 +25,9 @@ from domain.shuffle import Seed
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Luca")
 
 
-def cirulla_bot(state: object) -> Command:
+def cirulla_bot(state: CirullaState) -> Command:
     """Declares its accuso first when it has one (so the matta's value is known), then plays
     the bot's choice (domain/cirulla/bot.py)."""
-    assert isinstance(state, CirullaState)
     pending = auto_accuso(state, state.to_move)
     if pending is not None:
         return DeclareAccuso(state.to_move, pending.kind)
@@ -36,8 +35,7 @@ def cirulla_bot(state: object) -> Command:
     return PlayCard(state.to_move, play[0], play[1])
 
 
-def briscola_bot(state: object) -> Command:
-    assert isinstance(state, BriscolaState)
+def briscola_bot(state: BriscolaState) -> Command:
     return choose_command(state)
 
 

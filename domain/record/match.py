@@ -33,7 +33,7 @@ from domain.record.events import (
     TableVisibility,
     TimeoutRecorded,
 )
-from domain.record.games import GameRules
+from domain.record.games import GameRules, TableSetup, set_up
 from domain.record.transcription import transcriber
 from domain.seating import Seating
 
@@ -57,14 +57,13 @@ class MatchState:
     phase: Phase = Phase.NEW
     version: int = 0
     created: MatchCreated | None = None
-    ruleset: object = None
-    seating: Seating | None = None
+    setup: TableSetup[Any, Any, Any, Any] | None = None   # the game, resolved at MatchCreated
     smazzata: int = 0
     dealer: int = 0
     commitment: str | None = None
-    game: object = None
+    game: Any = None   # the game's state during a smazzata (setup.rules' state type)
     ended: tuple[SmazzataEnded, ...] = ()
-    results: tuple[object, ...] = ()     # the game's result of each ended smazzata
+    results: tuple[Any, ...] = ()     # the game's result of each ended smazzata
     revealed: tuple[tuple[int, str], ...] = ()
     annulled: frozenset[int] = frozenset()
     adjustment: tuple[int, int] = (0, 0)
@@ -85,15 +84,24 @@ class MatchState:
 
     @property
     def rules(self) -> GameRules:
-        if self.created is None:
+        if self.setup is None:
             raise ValueError("the match has not been created")
-        return self.catalog[self.created.game]
+        return self.setup.rules
+
+    @property
+    def ruleset(self) -> Any:
+        """The game's ruleset (its own type), None before MatchCreated."""
+        return None if self.setup is None else self.setup.ruleset
+
+    @property
+    def seating(self) -> Seating | None:
+        return None if self.setup is None else self.setup.seating
 
     @property
     def engine(self) -> GameEngine[Any, Any]:
         return self.rules.engine
 
-    def counted(self, annulled: frozenset[int] | None = None) -> tuple[object, ...]:
+    def counted(self, annulled: frozenset[int] | None = None) -> tuple[Any, ...]:
         """Results of the smazzate that count: every ended one not annulled by the arbiter."""
         skip = self.annulled if annulled is None else annulled
         return tuple(r for e, r in zip(self.ended, self.results, strict=True)
@@ -142,11 +150,9 @@ def _fold(state: MatchState, event: MatchEvent) -> MatchState:
 
 
 def _created(state: MatchState, event: MatchCreated) -> MatchState:
-    rules = state.catalog[event.game]
-    ruleset = rules.ruleset(event.ruleset)
     seats = len(event.players)
-    return replace(state, created=event, ruleset=ruleset,
-                   seating=rules.seating(ruleset, seats), phase=Phase.COMMIT, smazzata=0,
+    setup = set_up(state.catalog[event.game], event.ruleset, event.match_format, seats)
+    return replace(state, created=event, setup=setup, phase=Phase.COMMIT, smazzata=0,
                    dealer=event.first_dealer, bank_used_ms=(0,) * seats,
                    last_action=(None,) * seats, provenance=event.provenance or LIVE,
                    visibility=event.visibility or NO_OPTIONS)

@@ -54,19 +54,13 @@ def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
 
 
 def _outcome(before: MatchState, after: MatchState) -> SmazzataOutcome:
-    result = after.results[-1]
-    cappotto = getattr(result, "cappotto_side", None)
-    assert before.created is not None
-    ends = before.created.match_format.get("cappotto_ends") == "true" and cappotto is not None
-    return SmazzataOutcome(last_capture=getattr(result, "last_capture_side", None),
-                           cappotto=cappotto, cappotto_ends_match=ends,
-                           vinco_subito=getattr(result, "vinco_subito_side", None))
+    assert after.setup is not None
+    return after.setup.outcome(after.results[-1])
 
 
 def _ended_if_over(state: MatchState) -> MatchEnded | None:
-    assert state.created is not None
-    standing = state.rules.standing(dict(state.created.match_format), state.counted(),
-                                    state.adjustment)
+    assert state.setup is not None
+    standing = state.setup.standing(state.counted(), state.adjustment)
     if not standing.over:
         return None
     return settled(standing, standing.reason, len(state.ended))

@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from domain.game import Command
 from domain.match_seed import smazzata_seed
@@ -30,7 +31,8 @@ from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.shuffle import Seed
 
-Bot = Callable[[object], Command]
+Bot = Callable[[Any], Command]
+"""A game's bot: the game's own state (MatchState.game) in, a command out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,14 +166,14 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
 
 def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
                    found: list[Problem]) -> bool:
-    """A stream written since the envelope carries it on every record: one without it there was
-    stripped (or one was added to an older stream)."""
+    """Once a stream's records carry the envelope, every later one does: a record without it
+    after one with it was stripped. (A match begun before the envelope existed and continued
+    since has records without it, then records with it.)"""
     has = ENVELOPE in record
-    if enveloped is not None and has != enveloped:
-        found.append(Problem(version, "envelope", "this record " + (
-            "has no recorded_by, although the stream's first record has one" if enveloped else
-            "has a recorded_by, although the stream's first record has none")))
-    return has if enveloped is None else enveloped
+    if enveloped and not has:
+        found.append(Problem(version, "envelope", "this record has no recorded_by, although an "
+                                                  "earlier record of the stream has one"))
+    return bool(enveloped) or has
 
 
 # A record of class_version 2 holds these fields (docs/events.md section 6): null there is not

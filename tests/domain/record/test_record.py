@@ -144,8 +144,8 @@ def test_an_annulled_smazzata_no_longer_counts_in_the_result() -> None:
     events = decide(final, RecordRuling("Rossi", "mazzo difettoso", "annul-smazzata",
                                         smazzata=0), at)
     restated = events[-1]
-    without = CATALOG["cirulla"].standing(final.created.match_format,  # type: ignore[union-attr]
-                                          final.results[1:], (0, 0))
+    assert final.setup is not None
+    without = final.setup.standing(final.results[1:], (0, 0))
     assert restated.scores == without.scores  # type: ignore[union-attr]
 
 

@@ -10,9 +10,16 @@ from dataclasses import dataclass, replace
 
 from domain.cards import Card
 from domain.dealing import deal_round_robin
-from domain.events import CardPlayed, DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
+from domain.events import (
+    CardPlayed,
+    DealAnnulled,
+    PlayEvent,
+    SmazzataDealt,
+    SmazzataEnded,
+    SmazzataOutcome,
+)
 from domain.game import Command, DeclareAccuso, GameEngine, PlayCard, RuleViolation
-from domain.record.games import Standing
+from domain.record.games import GameRules, GameRulesOf, Standing
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 from domain.viewing import Observation, Viewer, Visibility, hands_seen, split_plays, visible_seats
@@ -31,7 +38,7 @@ class ToyState:
 class ToyEngine:
     name = "toy"
 
-    def deal(self, ruleset: object, seating: Seating, dealer: int, number: int,
+    def deal(self, ruleset: str, seating: Seating, dealer: int, number: int,
              seed: Seed) -> tuple[PlayEvent, ...]:
         events: list[PlayEvent] = []
         attempt = 0
@@ -46,7 +53,7 @@ class ToyEngine:
             events.append(DealAnnulled(number=number, attempt=attempt, reason="asso in testa"))
             attempt += 1
 
-    def initial(self, ruleset: object, seating: Seating) -> ToyState:
+    def initial(self, ruleset: str, seating: Seating) -> ToyState:
         return ToyState(seating=seating)
 
     def decide(self, state: ToyState, command: Command) -> tuple[PlayEvent, ...]:
@@ -104,46 +111,56 @@ class ToyEngine:
             finished=state.finished, dealt=bool(state.hands))
 
 
+ToyResult = tuple[int, int]
+"""A toy smazzata's result: the points of each side."""
+
+
 class ToyRules:
+    """The toy's GameRulesOf[ToyState, str, int, ToyResult]: the ruleset is the variant's name,
+    the match format the target (stored as {"target": "40"}), a result the points per side."""
+
     name = "toy"
 
     def __init__(self) -> None:
         self._engine = ToyEngine()
 
     @property
-    def engine(self) -> GameEngine[ToyState, object]:
+    def engine(self) -> GameEngine[ToyState, str]:
         return self._engine
 
-    def ruleset(self, options: Mapping[str, str]) -> object:
+    def ruleset(self, options: Mapping[str, str]) -> str:
         if set(options) - {"variante"}:
             raise ValueError(f"toy: unknown options {sorted(set(options) - {'variante'})}")
         return options.get("variante", "base")
 
-    def options(self, ruleset: object) -> Mapping[str, str]:
-        return {"variante": str(ruleset)}
+    def options(self, ruleset: str) -> Mapping[str, str]:
+        return {"variante": ruleset}
 
-    def seating(self, ruleset: object, players: int) -> Seating:
+    def seating(self, ruleset: str, players: int) -> Seating:
         return Seating(players)
 
-    def check_format(self, options: Mapping[str, str]) -> None:
+    def match_format(self, options: Mapping[str, str]) -> int:
         if not options.get("target", "").isdigit():
             raise ValueError(f"toy: match format needs a numeric target, got {dict(options)}")
+        return int(options["target"])
 
-    def result(self, state: object, ended: SmazzataEnded) -> object:
+    def result(self, state: ToyState, ended: SmazzataEnded) -> ToyResult:
         return ended.scores
 
-    def standing(self, match_format: Mapping[str, str], results: Sequence[object],
+    def outcome(self, match_format: int, result: ToyResult) -> SmazzataOutcome:
+        return SmazzataOutcome(last_capture=None, cappotto=None, cappotto_ends_match=False,
+                               vinco_subito=None)
+
+    def standing(self, match_format: int, results: Sequence[ToyResult],
                  adjustment: tuple[int, int]) -> Standing:
-        points = [r for r in results if isinstance(r, tuple)]
-        scores = (sum(p[0] for p in points) + adjustment[0],
-                  sum(p[1] for p in points) + adjustment[1])
-        target = int(match_format["target"])
-        over = max(scores) >= target and scores[0] != scores[1]
+        scores = (sum(p[0] for p in results) + adjustment[0],
+                  sum(p[1] for p in results) + adjustment[1])
+        over = max(scores) >= match_format and scores[0] != scores[1]
         winner = (0 if scores[0] > scores[1] else 1) if over else None
         return Standing(scores, over, winner, "target" if over else "")
 
-    def forfeit(self, match_format: Mapping[str, str], results: Sequence[object],
-                state: object | None, guilty_side: int,
+    def forfeit(self, match_format: int, results: Sequence[ToyResult], state: ToyState | None,
+                guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         before = self.standing(match_format, results, adjustment).scores
         awarded = (0, 5) if guilty_side == 0 else (5, 0)
@@ -151,4 +168,5 @@ class ToyRules:
         return awarded, Standing(scores, True, 1 - guilty_side, "forfeit")
 
 
-TOY_CATALOG = {"toy": ToyRules()}
+TOY: GameRulesOf[ToyState, str, int, ToyResult] = ToyRules()
+TOY_CATALOG: dict[str, GameRules] = {"toy": TOY}
