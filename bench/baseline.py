@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -133,3 +134,24 @@ def compare(module: str, cases: Sequence[str], runs: int, args: Sequence[str] = 
                     after.append(current.rate(case, run))
                     before.append(today.rate(case, run))
         return rates
+
+
+def print_comparison(module: str, cases: Sequence[str], smazzate: int, runs: int,
+                     ref: str) -> None:
+    """Today's engines (commit `ref`) and the working tree's, same loop, same run: the medians,
+    their ratio and the spread of the runs; a note instead when the commit is not here."""
+    try:
+        rates = compare(module, cases, runs, ("--smazzate", str(smazzate)), ref)
+    except BaselineUnavailable as error:
+        print(f"same-run comparison with today's engines skipped: {error}")
+        return
+    print(f"same run, today's engines (commit {ref[:12]}) against the working tree, "
+          f"{runs} interleaved runs of {smazzate} smazzate, median:")
+    for case, (before, after) in rates.items():
+        old, new = statistics.median(before), statistics.median(after)
+        print(f"  {case:<10} today {old:,.0f}/s  now {new:,.0f}/s  ratio {new / old:.3f}  "
+              f"(runs today {_span(before)}, now {_span(after)})")
+
+
+def _span(values: Sequence[float]) -> str:
+    return f"{min(values):,.0f}...{max(values):,.0f}"

@@ -165,20 +165,7 @@ def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
 
 
 def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
-    """Today's engine (commit `ref`) and the working tree's, same loop, same run."""
-    try:
-        rates = baseline.compare("bench.bench_briscola", ("engine", "verifiable"), runs,
-                                 ("--smazzate", str(smazzate)), ref)
-    except baseline.BaselineUnavailable as error:
-        print(f"same-run comparison with today's engine skipped: {error}")
-        return
-    print(f"same run, today's engine (commit {ref[:12]}) against the working tree, "
-          f"{runs} interleaved runs of {smazzate} smazzate, median:")
-    for case, (before, after) in rates.items():
-        old, new = statistics.median(before), statistics.median(after)
-        print(f"  {case:10} today {old:9,.0f}  now {new:9,.0f} smazzate/s  ratio "
-              f"{new / old:.3f}  (runs today {min(before):,.0f}...{max(before):,.0f}, "
-              f"now {min(after):,.0f}...{max(after):,.0f})")
+    baseline.print_comparison("bench.bench_briscola", ("engine", "verifiable"), smazzate, runs, ref)
 
 
 def main() -> None:

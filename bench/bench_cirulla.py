@@ -175,23 +175,7 @@ def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
 
 
 def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
-    """Today's engines (commit `ref`) and the working tree's, same loop, same run."""
-    try:
-        rates = baseline.compare("bench.bench_cirulla", ("engine", "verifiable"), runs,
-                                 ("--smazzate", str(smazzate)), ref)
-    except baseline.BaselineUnavailable as error:
-        print(f"same-run comparison with today's engines skipped: {error}")
-        return
-    print(f"same run, today's engines (commit {ref[:12]}) against the working tree, "
-          f"{runs} interleaved runs of {smazzate} smazzate, median:")
-    for case, (before, after) in rates.items():
-        old, new = statistics.median(before), statistics.median(after)
-        print(f"  {case:<10} today {old:,.0f}/s  now {new:,.0f}/s  ratio {new / old:.3f}  "
-              f"(runs today {_span(before)}, now {_span(after)})")
-
-
-def _span(values: Sequence[float]) -> str:
-    return f"{min(values):,.0f}...{max(values):,.0f}"
+    baseline.print_comparison("bench.bench_cirulla", ("engine", "verifiable"), smazzate, runs, ref)
 
 
 def main() -> None:
