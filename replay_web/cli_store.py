@@ -14,7 +14,8 @@ import click
 from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
 from domain.record.demo import BOTS, DemoMatch, demo_set
-from domain.record.envelope import RecordedBy
+from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
+from domain.record.envelope import RecordedBy, importer
 from domain.record.match import MatchState
 from domain.record.simulate import Table, next_command, play_locally
 from domain.record.tournament import ScheduleMatch
@@ -119,7 +120,8 @@ def export(match_text: str, fmt: str, output: TextIO, database: str | None) -> N
 def simulate_matches(seed_text: str, count: int | None, into_store: bool,
                      database: str | None) -> None:
     """Play a demo set of matches (both games, 2 and 4 players, every format, some timeouts,
-    abandons and rulings); with --store, record them, one transaction per action."""
+    abandons and rulings); with --store, record them, one transaction per action, and, for the
+    whole set, one transcribed match (unknown cards, two noted irregularities)."""
     try:
         seed = Seed.from_hex(seed_text)
     except SeedError as error:
@@ -134,8 +136,25 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
         tournaments = _tournaments(store, seed)
         for index, demo in enumerate(demos):
             click.echo(_line(*_record(store, demo, tournaments, index)))
+        if count is None:
+            click.echo(_record_transcribed(store, seed))
     finally:
         store.close()
+
+
+def _record_transcribed(store: MatchStore, seed: Seed) -> str:
+    """The demo's transcribed match, each action with the importer's envelope (file:line)."""
+    stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:transcribed")
+    loaded = store.load(stream)
+    if not loaded.version:
+        for line, (command, at) in enumerate(transcribe().commands, start=1):
+            loaded = store.execute(stream, command, at, importer(IMPORTER, SOURCE, line), loaded)
+    result = loaded.state.result
+    outcome = "in corso" if result is None else (f"{result.scores[0]}-{result.scores[1]} "
+                                                 f"({result.reason})")
+    noted = len(loaded.state.irregularities)
+    return (f"{stream}  cirulla  2p trascritta    {loaded.version:>4} events  {outcome}, "
+            f"{noted} irregolarità annotate")
 
 
 def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:

@@ -10,6 +10,7 @@ state's `data` in place), and add a golden test of the new JSON.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -79,8 +80,15 @@ def record_of(fact_class: type[StoredFact], version: int, timestamp: str, previo
               event: object, stream: str, by: RecordedBy) -> dict[str, JSON]:
     """The record of `event`, keys in sorted order (canonical.presorted_json relies on it)."""
     return {"class_version": fact_class.class_version, "data": encode(event),
-            "previous_hash": previous_hash, "recorded_by": encode(by), "stream": stream,
+            "previous_hash": previous_hash, "recorded_by": _envelope(by), "stream": stream,
             "timestamp": timestamp, "type": fact_class.__name__, "version": version}
+
+
+@lru_cache(maxsize=256)
+def _envelope(by: RecordedBy) -> dict[str, JSON]:
+    """The envelope's JSON, made once per recorder: every event of an action, and every action
+    of an import, carries the same one (read only: the record is written, never changed)."""
+    return encode(by)
 
 
 # Upcasters: a record of an older class_version is read in the newest layout. The stored bytes

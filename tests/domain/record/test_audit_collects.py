@@ -16,10 +16,10 @@ from domain.match_format import MatchFormat
 from domain.record.audit import Audit, Finding, Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.demo import BOTS, NAMES, seeded_match
+from domain.record.demo_transcribed import Transcript, transcribe
 from domain.record.match import MatchEvent, initial
 from domain.record.simulate import Table, play_locally
 from domain.shuffle import Seed
-from tests.domain.record.transcribed_match import Transcript, transcribe
 
 START = datetime(2026, 11, 24, 23, 0, tzinfo=UTC)
 Recorded = list[tuple[MatchEvent, datetime]]

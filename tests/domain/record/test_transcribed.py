@@ -23,19 +23,19 @@ from domain.record.catalog import CATALOG
 from domain.record.commands import DealLayout, RecordIrregularPlay, TranscribeDeal
 from domain.record.decide import decide
 from domain.record.demo import BOTS, demo_set
+from domain.record.demo_transcribed import (
+    ARBITER,
+    Transcript,
+    layouts,
+    setup,
+    standing_seed,
+    transcribe,
+    with_card,
+)
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command
 from domain.shuffle import Seed
-from tests.domain.record.transcribed_match import (
-    ARBITER,
-    Transcript,
-    _layout,
-    _seed_with_a_standing_deal,
-    _setup,
-    transcribe,
-    with_card,
-)
 
 TRANSCRIPT = transcribe()
 
@@ -119,7 +119,7 @@ def test_a_legal_play_cannot_be_noted_as_irregular() -> None:
 
 
 def test_known_cards_never_repeat_and_unknown_ones_fill_the_rest() -> None:
-    _, partial = _layout(_seed_with_a_standing_deal())
+    _, partial = layouts(standing_seed())
     created = _created()
     assert created.last_at is not None
     at = created.last_at + timedelta(seconds=1)
@@ -151,7 +151,7 @@ def test_a_live_match_refuses_transcriptions_and_irregular_plays_outright() -> N
     table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
     for event in decide(state, demo.setup, at):
         state = evolve(state, event, at)
-    _, partial = _layout(_seed_with_a_standing_deal())
+    _, partial = layouts(standing_seed())
     with pytest.raises(RuleViolation, match=r"\[provenance\]"):
         decide(state, TranscribeDeal(partial), at)
     while state.phase is not Phase.PLAY:
@@ -170,7 +170,7 @@ def test_a_live_match_refuses_transcriptions_and_irregular_plays_outright() -> N
 def _created() -> MatchState:
     state = initial(CATALOG)
     at = TRANSCRIPT.commands[0][1]
-    for event in decide(state, _setup(), at):
+    for event in decide(state, setup(), at):
         state = evolve(state, event, at)
     return state
 
@@ -179,7 +179,7 @@ def _dealt(known: bool = False) -> tuple[MatchState, datetime]:
     state = _created()
     assert state.last_at is not None
     at = state.last_at + timedelta(seconds=1)
-    full, partial = _layout(_seed_with_a_standing_deal())
+    full, partial = layouts(standing_seed())
     for event in decide(state, TranscribeDeal(full if known else partial, dealer=0), at):
         state = evolve(state, event, at)
     return state, at + timedelta(seconds=1)
@@ -230,7 +230,7 @@ def test_a_wrong_capture_the_table_accepted_is_noted_with_the_legal_alternatives
 
 
 def test_a_card_the_hand_was_written_without_is_noted_and_becomes_known() -> None:
-    full, partial = _layout(_seed_with_a_standing_deal())
+    full, partial = layouts(standing_seed())
     state, at = _dealt()
     game = state.game
     assert isinstance(game, CirullaState)

@@ -8,12 +8,12 @@ from uuid import uuid4
 
 from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
+from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import importer
 from domain.record.events import IrregularityNoted
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
 from projections.store.verify import verify_store
-from tests.domain.record.transcribed_match import transcribe
 from tests.projections.conftest import Backend
 
 TRANSCRIPT = transcribe()

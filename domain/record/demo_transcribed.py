@@ -1,11 +1,13 @@
-"""A Cirulla match as a scorer wrote it up: built command by command through the domain API.
+"""The demo of a transcribed match: a Cirulla match as a scorer wrote it up, command by command.
 
 The true deal comes from a seeded shuffle; the transcript knows the table and seat 0's hand, but
 not seat 1's first hand and 17 of the stock's 30 cards: 20 cards nobody saw. Play follows the
 bot on the true cards, except for two plays the table accepted against the rules: a play out of
 turn (seat 1 leads the second mano instead of seat 0) and a missed forced capture (a card that
 could capture is discarded). A second, fully known transcript of the same match is decided beside
-it with the same commands, so the test knows what the unseen cards were.
+it with the same commands, so the tests know what the unseen cards were. `simulate matches
+--store` records it beside the bot matches, so the viewer and the audit have a transcribed record
+to show (shuffle unverifiable, two irregularities, unverifiable checks).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from domain.shuffle import Seed, shuffled_deck
 START = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)
 RULESET = ruleset_from_options(["accuso=facoltativo", "presa_obbligata=mano"])
 ARBITER = "Rossi (arbitro)"
+SOURCE = "verbale-trascritto.txt"
+IMPORTER = "verbale demo"
 OUT_OF_TURN_AT = 6      # the first play of the second mano
 Recorded = list[tuple[MatchEvent, datetime]]
 
@@ -55,7 +59,7 @@ class Transcript:
     unknown: int
 
 
-def _layout(seed: Seed) -> tuple[DealLayout, DealLayout]:
+def layouts(seed: Seed) -> tuple[DealLayout, DealLayout]:
     seating = Seating(2, RULESET.direction)
     hands, table, stock = distribute(shuffled_deck(seed, 0), RULESET, seating, 0)
     known = DealLayout(hands=hands, table=table, stock=stock)
@@ -65,7 +69,8 @@ def _layout(seed: Seed) -> tuple[DealLayout, DealLayout]:
     return known, partial
 
 
-def _seed_with_a_standing_deal() -> Seed:
+def standing_seed() -> Seed:
+    """The first seed whose deal stands (no redeal, no dealer's accuso): a plain first deal."""
     seating = Seating(2, RULESET.direction)
     for n in count(1):
         seed = Seed(n.to_bytes(16, "big"))
@@ -75,13 +80,12 @@ def _seed_with_a_standing_deal() -> Seed:
     raise AssertionError("unreachable")
 
 
-def _setup() -> CreateMatch:
+def setup() -> CreateMatch:
     return CreateMatch(game="cirulla", ruleset=RULESET.options(), players=("Anna", "Bruno"),
                        match_format=format_options(MatchFormat.parse("1smazzate", "cirulla")),
                        time_control=TimeControl(per_move=None, bank=None, abandon_after=3600),
                        first_dealer=0,
-                       provenance=Provenance("transcribed", source="verbale-test.txt",
-                                             importer="tests 1"))
+                       provenance=Provenance("transcribed", source=SOURCE, importer=IMPORTER))
 
 
 class _Both:
@@ -119,9 +123,9 @@ def _irregular(game: CirullaState, plays: int) -> tuple[PlayCard, str] | None:
 
 
 def transcribe() -> Transcript:
-    known_layout, partial_layout = _layout(_seed_with_a_standing_deal())
+    known_layout, partial_layout = layouts(standing_seed())
     both = _Both()
-    both.act(_setup())
+    both.act(setup())
     both.act(TranscribeDeal(partial_layout, dealer=0), TranscribeDeal(known_layout, dealer=0))
     versions: dict[str, int] = {}
     while both.states[1].phase is Phase.PLAY:
