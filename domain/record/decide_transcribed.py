@@ -84,7 +84,7 @@ def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Deci
     rules = _transcribed(state, "an accuso with its cards")
     need(state, Phase.PLAY, "declare an accuso")
     if isinstance(command, DeclareAccuso):
-        cards = getattr(state.game, "hands", ())[command.seat]
+        cards = state.game.hands[command.seat]
         return Decided((rules.accuso_event(state.game, command.seat, command.kind, cards,
                                            command.matta_value),))
     return Decided((rules.accuso_event(state.game, command.seat, command.kind, command.cards,

@@ -42,7 +42,7 @@ def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
     completed: list[MatchEvent] = []
     for event in events:
         if isinstance(event, SmazzataEnded):
-            event = replace(event, outcome=_outcome(state, evolve(state, event, at)))
+            event = replace(event, outcome=_outcome(evolve(state, event, at)))
         completed.append(event)
         state = evolve(state, event, at)
     if state.phase is Phase.COMMIT and state.forfeit is None:
@@ -53,7 +53,7 @@ def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
     return tuple(completed)
 
 
-def _outcome(before: MatchState, after: MatchState) -> SmazzataOutcome:
+def _outcome(after: MatchState) -> SmazzataOutcome:
     assert after.setup is not None
     return after.setup.outcome(after.results[-1])
 
