@@ -20,7 +20,7 @@ from domain.events import CardPlayed, SmazzataDealt
 from domain.game import PlayCard, RuleViolation
 from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
-from domain.record.commands import DealLayout, RecordIrregularPlay, TranscribeDeal
+from domain.record.commands import RecordIrregularPlay, TranscribeDeal
 from domain.record.decide import decide
 from domain.record.demo import BOTS, demo_set
 from domain.record.demo_transcribed import (
@@ -183,11 +183,6 @@ def _dealt(known: bool = False) -> tuple[MatchState, datetime]:
     for event in decide(state, TranscribeDeal(full if known else partial, dealer=0), at):
         state = evolve(state, event, at)
     return state, at + timedelta(seconds=1)
-
-
-def test_a_deal_layout_is_its_cards() -> None:
-    layout = DealLayout(hands=((UNKNOWN,),), table=())
-    assert layout.stock == () and layout.briscola is None
 
 
 def test_the_timeline_of_a_transcribed_match_offers_the_known_cards_and_hides_the_unseen() -> None:
