@@ -41,6 +41,13 @@ def known(cards: Iterable[Card]) -> list[Card]:
     return [c for c in cards if c is not UNKNOWN]
 
 
+def check_hands(where: str, hands: Sequence[Sequence[Card]], players: int, size: int) -> None:
+    """Every seat of the table got its hand of `size` cards."""
+    if len(hands) != players or any(len(h) != size for h in hands):
+        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
+                                             f"{size} cards, got {[len(h) for h in hands]}")
+
+
 def check_accounted(where: str, places: Sequence[Sequence[Card]], total: int = 40) -> None:
     """The 40 cards are all there: `total` positions, and no known card twice."""
     cards = [c for place in places for c in place]

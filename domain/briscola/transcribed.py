@@ -16,7 +16,7 @@ from domain.cards import UNKNOWN, Card
 from domain.events import CardPlayed, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
-from domain.transcript import Broken, PlayCheck, check_accounted, not_elsewhere, reveal
+from domain.transcript import Broken, PlayCheck, check_accounted, check_hands, not_elsewhere, reveal
 
 TURN = "proseguendo in senso antiorario"
 
@@ -26,9 +26,7 @@ def deal_event(seating: Seating, number: int, dealer: int, attempt: int,
                stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt:
     where = f"deal of smazzata {number}"
     players = seating.players
-    if len(hands) != players or any(len(h) != HAND_SIZE for h in hands):
-        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
-                                             f"{HAND_SIZE} cards, got {[len(h) for h in hands]}")
+    check_hands(where, hands, players, HAND_SIZE)
     if table or briscola is None or briscola is UNKNOWN:
         raise RuleViolation("distribuzione", f"{where}: no table, and the briscola card is "
                                              "face up, so a transcribed deal names it")

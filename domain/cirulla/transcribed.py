@@ -22,7 +22,7 @@ from domain.cirulla.state import CirullaState, taken
 from domain.events import AccusoDeclared, CardPlayed, HandDealt, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
-from domain.transcript import Broken, PlayCheck, check_accounted, not_elsewhere, reveal
+from domain.transcript import Broken, PlayCheck, check_accounted, check_hands, not_elsewhere, reveal
 
 HAND_SIZE = 3
 TABLE_SIZE = 4
@@ -48,9 +48,7 @@ def deal_event(ruleset: Ruleset, seating: Seating, number: int, dealer: int, att
     """The SmazzataDealt of a transcribed layout, refused when it cannot be a Cirulla deal."""
     where = f"deal of smazzata {number}"
     players = seating.players
-    if len(hands) != players or any(len(h) != HAND_SIZE for h in hands):
-        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
-                                             f"{HAND_SIZE} cards, got {[len(h) for h in hands]}")
+    check_hands(where, hands, players, HAND_SIZE)
     if len(table) != TABLE_SIZE or briscola is not None:
         raise RuleViolation("distribuzione", f"{where}: 4 table cards and no briscola card")
     if UNKNOWN in table:
