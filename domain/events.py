@@ -92,13 +92,16 @@ class SmazzataOutcome:
     `last_capture`: the side of the last capture (Cirulla) or of the last trick (Briscola);
     `cappotto`: the side that took all ten denari (Cirulla); `cappotto_ends_match`: the match
     format ends the match on it; `vinco_subito`: the side that ended play by reaching 61
-    (Briscola, "vinco subito").
+    (Briscola, "vinco subito"); `unplayed`: the cards never played because a cappotto ended the
+    smazzata and the match at the play that completed it (Cirulla, C11: the hands by seat, then
+    the stock top first; empty for a smazzata played to its end).
     """
 
     last_capture: int | None
     cappotto: int | None
     cappotto_ends_match: bool
     vinco_subito: int | None
+    unplayed: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,11 @@ class MatchFormat:
     # Options selecting the other reading of a source sentence (docs/rules-interpretations.md).
     target_strict: bool = False  # C15: "superato" read as strictly more than the target
     vinco_subito_ends_smazzata_only: bool = False  # B1: vinco subito ends only the smazzata
+    cappotto_waits_end: bool = False  # C11: a cappotto ends the match when its smazzata ends
+    # Briscola: an even number of smazzate, against "deve sempre essere dispari" (004 prints a
+    # "2 smazzate" VP column); a level count of smazzate won is then a parità.
+    smazzate_pari: bool = False
+    vp: bool = False  # scored by VP (a tournament): the format must have a column in the table
 
     def __post_init__(self) -> None:
         _check_format(self)
@@ -54,14 +59,22 @@ class MatchFormat:
     @classmethod
     def parse(cls, text: str, game: str, *, ko: bool = False, cappotto_ends: bool = False,
               vinco_subito: bool = False, target_strict: bool = False,
-              vinco_subito_ends_smazzata_only: bool = False) -> MatchFormat:
+              vinco_subito_ends_smazzata_only: bool = False, smazzate_pari: bool = False,
+              vp: bool = False, cappotto_waits_end: bool = False) -> MatchFormat:
         """'21pt', '3smazzate', '1smazzata', '3sm', 'punti'/'points' (Briscola)."""
         if game not in GAMES:
             raise MatchFormatError(f"game {game!r}: expected one of {', '.join(GAMES)}")
         kind, length = _parse_kind(text, game)
         return cls(game, kind, length, ko=ko, cappotto_ends=cappotto_ends,
                    vinco_subito=vinco_subito, target_strict=target_strict,
-                   vinco_subito_ends_smazzata_only=vinco_subito_ends_smazzata_only)
+                   vinco_subito_ends_smazzata_only=vinco_subito_ends_smazzata_only,
+                   smazzate_pari=smazzate_pari, vp=vp, cappotto_waits_end=cappotto_waits_end)
+
+    @property
+    def cappotto_ends_at_once(self) -> bool:
+        """C11, 000 "effettua un cappotto e la partita termina immediatamente": the play that
+        puts the tenth denaro in a side's pile ends the smazzata and the match there."""
+        return self.cappotto_ends and not self.cappotto_waits_end
 
     @property
     def text(self) -> str:
@@ -79,6 +92,10 @@ class MatchFormat:
             (self.vinco_subito, "vinco subito"),
             (self.target_strict, "obiettivo da superare strettamente"),
             (self.vinco_subito_ends_smazzata_only, "vinco subito chiude solo la smazzata"),
+            (self.cappotto_waits_end, "il cappotto chiude la partita a fine smazzata"),
+            (self.smazzate_pari, "numero pari di smazzate"),
+            (self.vp, "VP"),
+            (missing_vp_column(self) is not None, "senza VP: nessuna colonna nella tabella"),
         ) if flag]
         head = f"{self.game} {self.text}: {_KIND_WORDS[self.kind]}"
         return head + (f" [{', '.join(options)}]" if options else "")
@@ -90,13 +107,27 @@ class MatchFormat:
             if self.kind is MatchKind.TARGET:
                 return CIRULLA_TARGETS.index(self.length)
             return self.length - 1
-        if self.kind is MatchKind.POINTS:
-            return 0
-        if self.length <= 3:
-            return self.length - 1
-        raise MatchFormatError(
-            f"{self.describe()}: the Briscola VP table of 004 has columns for 1, 2 and 3 "
-            "smazzate only")
+        missing = missing_vp_column(self)
+        if missing is not None:
+            raise MatchFormatError(f"{self.describe()}: {missing}")
+        return 0 if self.kind is MatchKind.POINTS else self.length - 1
+
+
+BRISCOLA_VP_SMAZZATE = (1, 2, 3)  # 004, "Tabella dei Victory Points": 1, 2 and 3 smazzate
+
+
+def missing_vp_column(fmt: MatchFormat) -> str | None:
+    """Why `fmt` has no column in its game's VP table (000, 004), or None when it has one.
+
+    Every Cirulla format has one; Briscola 'punti' uses the 1 smazzata column, and 004 prints
+    columns for 1, 2 and 3 smazzate only.
+    """
+    if fmt.game == "cirulla" or fmt.kind is MatchKind.POINTS:
+        return None
+    if fmt.length in BRISCOLA_VP_SMAZZATE:
+        return None
+    return (f"no VP column: the Briscola VP table of 004 has columns for 1, 2 and 3 smazzate "
+            f"only, not {fmt.length}")
 
 
 _KIND_WORDS = {
@@ -111,7 +142,8 @@ def _accepted(game: str) -> str:
         targets = "/".join(str(t) for t in CIRULLA_TARGETS)
         return (f"'<N>pt' with N in {targets}, or '<N>smazzate' / '<N>sm' with N 1..6 "
                 "('1smazzata')")
-    return "'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...)"
+    return ("'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...), or N "
+            "even (2, 4, ...) with the option smazzate_pari")
 
 
 def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
@@ -136,10 +168,25 @@ def _check_format(fmt: MatchFormat) -> None:
         raise MatchFormatError(f"{where}: not allowed; accepted: {_accepted(fmt.game)}")
     if fmt.game == "cirulla" and (fmt.vinco_subito or fmt.vinco_subito_ends_smazzata_only):
         raise MatchFormatError(f"{where}: 'vinco subito' is a Briscola rule (004)")
-    if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.target_strict):
+    if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.cappotto_waits_end
+                                   or fmt.target_strict):
         raise MatchFormatError(f"{where}: cappotto and targets are Cirulla rules (000)")
+    if fmt.cappotto_waits_end and not fmt.cappotto_ends:
+        raise MatchFormatError(f"{where}: cappotto_waits_end needs cappotto_ends")
     if fmt.vinco_subito_ends_smazzata_only and not fmt.vinco_subito:
         raise MatchFormatError(f"{where}: vinco_subito_ends_smazzata_only needs vinco_subito")
+    _check_even_and_vp(fmt, where)
+
+
+def _check_even_and_vp(fmt: MatchFormat, where: str) -> None:
+    if fmt.smazzate_pari and not (fmt.game == "briscola" and fmt.kind is MatchKind.SMAZZATE
+                                  and fmt.length % 2 == 0):
+        raise MatchFormatError(f"{where}: smazzate_pari is the Briscola option for an even "
+                               "number of smazzate (2, 4, ...)")
+    missing = missing_vp_column(fmt)
+    if fmt.vp and missing is not None:
+        raise MatchFormatError(f"{where}: {missing}; a match scored by VP cannot use this "
+                               "format")
 
 
 def _length_allowed(fmt: MatchFormat) -> bool:
@@ -149,8 +196,9 @@ def _length_allowed(fmt: MatchFormat) -> bool:
         return fmt.kind is MatchKind.SMAZZATE and 1 <= fmt.length <= CIRULLA_MAX_SMAZZATE
     if fmt.kind is MatchKind.POINTS:
         return fmt.length == 1
-    # 004: "il numero di smazzate deve sempre essere dispari"
-    return fmt.kind is MatchKind.SMAZZATE and fmt.length >= 1 and fmt.length % 2 == 1
+    # 004: "il numero di smazzate deve sempre essere dispari", unless smazzate_pari (2, 4, ...)
+    parity = 0 if fmt.smazzate_pari else 1
+    return fmt.kind is MatchKind.SMAZZATE and fmt.length >= 1 and fmt.length % 2 == parity
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +280,12 @@ def _step(fmt: MatchFormat, progress: _Progress, result: SmazzataResult) -> _Pro
 
 
 def _ended_at_once(fmt: MatchFormat, result: SmazzataResult) -> tuple[int, str] | None:
-    """Cappotto (000, if the format says so) and vinco subito (004) end the match at once."""
+    """Cappotto (000, if the format says so) and vinco subito (004) end the match at once.
+
+    With `cappotto_ends` the smazzata of a cappotto is the last one, whether the record cut it
+    at the play that completed the cappotto (the standard reading) or played it to its end
+    (`cappotto_waits_end`); either way it counts, and the cappotto side wins.
+    """
     if fmt.cappotto_ends and result.cappotto_side is not None:
         return result.cappotto_side, "cappotto"
     if result.vinco_subito_side is not None and not fmt.vinco_subito_ends_smazzata_only:

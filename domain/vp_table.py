@@ -31,7 +31,9 @@ OPEN = None  # the "+" of a top row
 Cell = tuple[int, int | None] | None  # (da MP, a MP or OPEN), None for an empty cell
 
 # Columns as printed, rows 10-10 .. 20-0. 000: 7pt/1 smazz., 11pt/2, 21pt/3, 31pt/4, 41pt/5,
-# 51pt/6. 004: 1, 2, 3 smazzate.
+# 51pt/6. 004: 1 smazzata (and 'punti'), 2 smazzate (only with MatchFormat.smazzate_pari),
+# 3 smazzate; a Briscola format with no column (4, 5, 7 ... smazzate) is refused at creation when
+# scored by VP (MatchFormat.vp, match_format.missing_vp_column).
 PRINTED: dict[str, tuple[tuple[Cell, ...], ...]] = {
     "cirulla": (
         ((0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 6), (7, 8), (9, OPEN), None, None, None),
@@ -187,6 +189,7 @@ class MatchVp:
 
 def match_vp(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> MatchVp:
     """VP and MP of a finished match: the table, or the cappotto row when a cappotto ended it."""
+    _ = fmt.vp_column  # a format with no column says so first, finished or not
     status = match_status(fmt, results)
     if not status.over:
         raise VpTableError(f"{fmt.describe()}: VP asked before the match is over")

@@ -12,7 +12,7 @@ from domain.briscola.state import BriscolaState
 from domain.cards import Card, Style
 from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, TrickTaken
 from domain.match_driver import PlayedSmazzata
-from domain.match_format import MatchFormat, MatchFormatError
+from domain.match_format import MatchFormat, MatchFormatError, missing_vp_column
 from domain.record.demo import NAMES, seeded_match
 from domain.seating import Seating
 from domain.shuffle import Seed, SeedError
@@ -33,8 +33,13 @@ def _seed(ctx: click.Context, param: click.Parameter, value: str) -> Seed:
 @click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True,
               help="2 players, or 4 in pairs (partners opposite).")
 @click.option("--format", "format_text", default="3smazzate", show_default=True,
-              help="'3smazzate' (any odd number) or 'punti'.")
+              help="'3smazzate' (any odd number; an even one with --pari) or 'punti'.")
 @click.option("--vinco-subito", is_flag=True, help="A side reaching 61 at a trick wins at once.")
+@click.option("--pari", is_flag=True,
+              help="An even number of smazzate (e.g. '2smazzate', 004's '2 smazzate' VP column): "
+                   "equal smazzate won is a draw, or spareggi with --ko.")
+@click.option("--vp", is_flag=True,
+              help="Scored by VP (a tournament): a format with no VP column is refused.")
 @click.option("--ko", is_flag=True, help="Knock-out: a level match goes to spareggi.")
 @click.option("--style", type=click.Choice(["italian", "french"]), default="italian",
               show_default=True, help="Card notation.")
@@ -42,13 +47,18 @@ def _seed(ctx: click.Context, param: click.Parameter, value: str) -> Seed:
               help="Record the match into the event store (the record's own loop) and print "
                    "its id and result instead of the log.")
 @click.option("--database", default=None, help=DATABASE_HELP)
-def simulate_briscola(seed: Seed, players: str, format_text: str, vinco_subito: bool, ko: bool,
-                      style: Style, into_store: bool, database: str | None) -> None:
+def simulate_briscola(seed: Seed, players: str, format_text: str, vinco_subito: bool,
+                      pari: bool, vp: bool, ko: bool, style: Style, into_store: bool,
+                      database: str | None) -> None:
     """Play a Briscola match with the simple bot and print every trick and the result."""
     try:
-        fmt = MatchFormat.parse(format_text, "briscola", ko=ko, vinco_subito=vinco_subito)
+        fmt = MatchFormat.parse(format_text, "briscola", ko=ko, vinco_subito=vinco_subito,
+                                smazzate_pari=pari, vp=vp)
     except MatchFormatError as error:
         raise click.BadParameter(str(error), param_hint="--format") from None
+    missing = missing_vp_column(fmt)
+    if missing is not None:  # a friendly match may use it; --vp refused it above
+        click.echo(f"nota: {missing}", err=True)
     if into_store:
         store_seeded(seeded_match("briscola", fmt, None, NAMES[:int(players)], seed), database)
         return

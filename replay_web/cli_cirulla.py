@@ -45,20 +45,26 @@ _OPTION_HELP = f"Ruleset option name=value, repeatable; 'taverna' for all of 002
               help="7pt 11pt 21pt 31pt 41pt 51pt, or 1..6 smazzate (e.g. 3smazzate).")
 @click.option("--option", "options", multiple=True, help=_OPTION_HELP)
 @click.option("--ko", is_flag=True, help="KO tie-break smazzate (up to 3 spareggi).")
-@click.option("--cappotto", is_flag=True, help="A cappotto ends the match (C11).")
+@click.option("--cappotto", is_flag=True, help="A cappotto ends the match (C11), at the play "
+              "that takes the tenth denaro.")
+@click.option("--cappotto-waits-end", is_flag=True,
+              help="With --cappotto: the match ends when the cappotto's smazzata ends (C11, "
+                   "the other reading).")
 @click.option("--style", type=click.Choice(["italian", "french"]), default="italian")
 @click.option("--store", "into_store", is_flag=True,
               help="Record the match into the event store (the record's own loop) and print "
                    "its id and result instead of the log.")
 @click.option("--database", default=None, help=DATABASE_HELP)
 def simulate_cirulla(seed_text: str, players: str, format_text: str, options: tuple[str, ...],
-                     ko: bool, cappotto: bool, style: Style, into_store: bool,
+                     ko: bool, cappotto: bool, cappotto_waits_end: bool, style: Style,
+                     into_store: bool,
                      database: str | None) -> None:
     """Play a Cirulla match with a simple bot and print its log and score breakdowns."""
     seed = parse_seed(seed_text)
     ruleset = parse_ruleset(options)
     try:
-        fmt = MatchFormat.parse(format_text, "cirulla", ko=ko, cappotto_ends=cappotto)
+        fmt = MatchFormat.parse(format_text, "cirulla", ko=ko, cappotto_ends=cappotto,
+                                cappotto_waits_end=cappotto_waits_end)
     except MatchFormatError as error:
         raise click.BadParameter(str(error), param_hint="--format") from None
     if into_store:

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import count
 
-from domain.cards import DECK, MATTA, Card
+from domain.cards import DECK, MATTA, UNKNOWN, Card, Suit
 from domain.cirulla.accusi import (
     DEALER_KINDS,
     AccusoOption,
@@ -394,6 +394,35 @@ def end_event(state: CirullaState) -> SmazzataEnded:
     breakdown = smazzata_score(state, piles)
     return SmazzataEnded(number=state.number, scores=breakdown.totals, breakdown=breakdown.rows,
                          leftover_to=leftover_to)
+
+
+def cappotto_made(state: CirullaState) -> int | None:
+    """The side whose pile holds all ten denari now, if one does (000: "prendere tutte le carte
+    di denari"); UNKNOWN cards of a transcribed pile are no denari."""
+    for side, pile in enumerate(state.captured):
+        if len(pile) >= 10 and sum(1 for c in pile if c is not UNKNOWN
+                                   and c.suit is Suit.DENARI) == 10:
+            return side
+    return None
+
+
+def cut_short(state: CirullaState) -> SmazzataEnded:
+    """C11 with `cappotto_ends` (000: "effettua un cappotto e la partita termina
+    immediatamente"): the smazzata ends after the play that completed the cappotto.
+
+    Nothing more is played: the cards still in hand and in the stock are not played
+    (SmazzataOutcome.unplayed, `unplayed`), the cards on the table go to nobody (C9 is the rule
+    of the smazzata's last play, which never comes: `leftover_to` None), and the score is the
+    piles, scope and accusi as they are at that play.
+    """
+    breakdown = smazzata_score(state)
+    return SmazzataEnded(number=state.number, scores=breakdown.totals, breakdown=breakdown.rows,
+                         leftover_to=None)
+
+
+def unplayed(state: CirullaState) -> tuple[Card, ...]:
+    """The cards not played yet: each seat's hand (by seat), then the stock top first."""
+    return (*(card for hand in state.hands for card in hand), *state.stock)
 
 
 def smazzata_score(state: CirullaState,

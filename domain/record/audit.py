@@ -121,6 +121,8 @@ def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit
 
 def _in_progress(state: MatchState) -> str | None:
     if state.phase is Phase.ENDED:
+        if state.commitment is not None:
+            return f"ended; the seed of smazzata {state.smazzata} is not revealed yet"
         promised = state.created.match_seed_commitment if state.created else None
         if promised is not None and state.match_seed is None:
             return "ended; the match seed is not revealed yet"
@@ -331,12 +333,18 @@ def _committed(state: MatchState, seed: Seed, version: int) -> Seed:
 
 def _seed_of_smazzata(state: MatchState, stream: Sequence[Recorded], index: int) -> Seed:
     """The seed revealed later for the smazzata being dealt: a deal is checked only with it."""
+    ended_at: int | None = None   # a cappotto (C11) reveals the seed after the MatchEnded
     for later in range(index + 1, len(stream)):
         event = stream[later][0]
         if isinstance(event, SeedRevealed) and event.smazzata == state.smazzata:
             return _committed(state, _seed(event.seed, later + 1), later + 1)
-        if isinstance(event, SeedCommitted | MatchEnded):
-            raise _Stop(Finding(later + 1, "seed-reveal", f"smazzata {state.smazzata} is over "
-                                                          "but its seed was never revealed"))
+        if isinstance(event, MatchEnded) and ended_at is None:
+            ended_at = later
+        if isinstance(event, SeedCommitted | MatchSeedRevealed):
+            ended_at = later if ended_at is None else ended_at
+            break
+    if ended_at is not None:
+        raise _Stop(Finding(ended_at + 1, "seed-reveal", f"smazzata {state.smazzata} is over "
+                                                         "but its seed was never revealed"))
     raise _Stop(None, f"in progress: smazzata {state.smazzata} will be checked against its "
                       "seed when the seed is revealed")

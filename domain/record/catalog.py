@@ -8,12 +8,14 @@ and a timeout or abandon into domain/penalty.py's settlement.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from domain.briscola import engine as briscola_engine
 from domain.briscola.match import smazzata_result as briscola_result
-from domain.briscola.match import timeout as briscola_timeout
+from domain.briscola.scoring import unawarded_points as briscola_unawarded
 from domain.briscola.state import BriscolaRules, BriscolaState
 from domain.cirulla import decide as cirulla_decide
+from domain.cirulla.engine import cappotto_made, cut_short, unplayed
 from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.match import smazzata_result
 from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
@@ -33,7 +35,9 @@ from domain.record.games import GameRules, GameRulesOf, Standing
 from domain.seating import Seating
 
 _FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
-          "vinco_subito_ends_smazzata_only")
+          "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp", "cappotto_waits_end")
+# Flags added after matches were first stored: a stored format without them reads them as false.
+_LATER_FLAGS = ("smazzate_pari", "vp", "cappotto_waits_end")
 
 
 def format_options(fmt: MatchFormat) -> dict[str, str]:
@@ -45,6 +49,7 @@ def format_options(fmt: MatchFormat) -> dict[str, str]:
 
 def parse_format(game: str, options: Mapping[str, str]) -> MatchFormat:
     expected = {"kind", "length", *_FLAGS}
+    options = {**{flag: "false" for flag in _LATER_FLAGS}, **options}
     if set(options) != expected:
         raise MatchFormatError(f"match format options {sorted(options)}: expected exactly "
                                f"{sorted(expected)}")
@@ -67,26 +72,67 @@ def _flag(text: str, name: str) -> bool:
     return text == "true"
 
 
+def unit_of(fmt: MatchFormat) -> str:
+    """The unit of a match's scores: smazzate won in a Briscola match of smazzate (004: "vince
+    la partita chi si aggiudica la maggioranza delle smazzate"), otherwise points."""
+    if fmt.game == "briscola" and fmt.kind is MatchKind.SMAZZATE:
+        return "smazzate"
+    return "punti"
+
+
+def _regular_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> tuple[int, int]:
+    """The MP basis: game points (Cirulla) or card points (Briscola) of the regular smazzate;
+    spareggi add nothing ("Parità", docs/rules-interpretations.md)."""
+    if fmt.game == "cirulla":
+        return match_status(fmt, results).totals
+    regular = 1 if fmt.kind is MatchKind.POINTS else fmt.length
+    counted = [r.points for r in results[:regular]]
+    return (sum(p[0] for p in counted), sum(p[1] for p in counted))
+
+
+def _added(points: tuple[int, int], more: tuple[int, int]) -> tuple[int, int]:
+    return (points[0] + more[0], points[1] + more[1])
+
+
+def _mp(points: tuple[int, int], winner: int | None) -> int:
+    return 0 if winner is None else max(0, points[winner] - points[1 - winner])
+
+
 def _standing(fmt: MatchFormat, results: Sequence[SmazzataResult],
               adjustment: tuple[int, int]) -> Standing:
     status = match_status(fmt, results)
-    scores = (status.totals[0] + adjustment[0], status.totals[1] + adjustment[1])
+    scores = _added(status.totals, adjustment)
     winner = status.winner
+    unit = unit_of(fmt)
+    points = _regular_points(fmt, results)
+    if unit == "punti":
+        points = _added(points, adjustment)
     if not status.over:
-        return Standing(scores, False, winner, status.reason)
+        return Standing(scores, False, winner, status.reason, 0, unit, points)
     if adjustment == (0, 0):
-        return Standing(scores, True, winner, status.reason, match_points(fmt, results))
-    # An arbiter's adjustment counts like points: the side ahead after it wins, by MP the
-    # adjusted difference.
+        return Standing(scores, True, winner, status.reason, match_points(fmt, results), unit,
+                        points)
+    # An arbiter's adjustment counts like points (or smazzate won): the side ahead after it
+    # wins, by MP the difference of the MP basis.
     winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-    return Standing(scores, True, winner, status.reason, abs(scores[0] - scores[1]))
+    return Standing(scores, True, winner, status.reason, _mp(points, winner), unit, points)
 
 
-def _settled(settlement: Forfeit) -> tuple[tuple[int, int], Standing]:
+def _settled(settlement: Forfeit, fmt: MatchFormat, results: Sequence[SmazzataResult],
+             adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
+    """A forfeit's standing: the penalty goes to the points (the MP basis); the scores are in
+    the format's unit: the points in "punti", the smazzate won so far in "smazzate"."""
     awarded = (settlement.awarded, 0) if settlement.winner == 0 else (0, settlement.awarded)
-    totals, winner = settlement.final_totals, settlement.winner
-    mp = 0 if winner is None else max(0, totals[winner] - totals[1 - winner])
-    return awarded, Standing(totals, True, winner, "forfeit", mp)
+    points, winner = settlement.final_totals, settlement.winner
+    unit = unit_of(fmt)
+    scores = points if unit == "punti" else _added(match_status(fmt, results).totals,
+                                                    adjustment)
+    return awarded, Standing(scores, True, winner, "forfeit", _mp(points, winner), unit, points)
+
+
+def _in_spareggio(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> bool:
+    """The smazzata in progress (or the next one, between smazzate) is a KO spareggio."""
+    return match_status(fmt, results).next_tiebreak > 0
 
 
 class _Formats:
@@ -128,17 +174,32 @@ class CirullaRules(_Formats):
     def result(self, state: CirullaState, ended: SmazzataEnded) -> SmazzataResult:
         return smazzata_result(state)
 
+    def cut_short(self, match_format: MatchFormat, state: CirullaState) -> SmazzataEnded | None:
+        """C11: with `cappotto_ends` (not `cappotto_waits_end`) the play that puts the tenth
+        denaro in a side's pile ends the smazzata, and the match, there."""
+        if not match_format.cappotto_ends_at_once or state.finished:
+            return None
+        side = cappotto_made(state)
+        if side is None:
+            return None
+        ended = cut_short(state)
+        return replace(ended, outcome=SmazzataOutcome(
+            last_capture=state.last_capture_side, cappotto=side, cappotto_ends_match=True,
+            vinco_subito=None, unplayed=unplayed(state)))
+
     def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
-                state: CirullaState | None, guilty_side: int,
+                state: CirullaState, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
-        before = self.standing(match_format, results, adjustment).scores
-        unawarded = 0
-        if state is not None:
-            made = awarded_points(state)
-            before = (before[0] + made[0], before[1] + made[1])
-            unawarded = unawarded_points(state, guilty_side)
-        return _settled(forfeit(self.name, (max(before[0], 0), max(before[1], 0)),
-                                guilty_side, unawarded))
+        """C12: the points of the smazzata in progress already made count when it is regular
+        (a spareggio adds nothing to the totals); its open points go to the opponent. Between
+        smazzate `state` is the one before the deal: a whole fresh smazzata is open."""
+        before = self.standing(match_format, results, adjustment).points
+        if not _in_spareggio(match_format, results):
+            before = _added(before, awarded_points(state))
+        unawarded = unawarded_points(state, guilty_side)
+        settlement = forfeit(self.name, (max(before[0], 0), max(before[1], 0)), guilty_side,
+                             unawarded)
+        return _settled(settlement, match_format, results, adjustment)
 
 
 class BriscolaGame(_Formats):
@@ -163,15 +224,21 @@ class BriscolaGame(_Formats):
     def result(self, state: BriscolaState, ended: SmazzataEnded) -> SmazzataResult:
         return briscola_result(state)
 
+    def cut_short(self, match_format: MatchFormat, state: BriscolaState) -> SmazzataEnded | None:
+        """Vinco subito already ends play at its trick in the engine (B1): nothing to cut."""
+        return None
+
     def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
-                state: BriscolaState | None, guilty_side: int,
+                state: BriscolaState, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
-        if state is not None:
-            return _settled(briscola_timeout(match_format, results, state, guilty_side))
-        regular = 1 if match_format.kind is MatchKind.POINTS else match_format.length
-        counted = [r.points for r in results[:regular]]
-        totals = (sum(p[0] for p in counted), sum(p[1] for p in counted))
-        return _settled(forfeit(self.name, totals, guilty_side, 0))
+        """B2: the card points not yet taken go to the opponent, at most 20; between smazzate
+        `state` is the one before the deal, so all 120 are open."""
+        before = self.standing(match_format, results, adjustment).points
+        if not _in_spareggio(match_format, results):
+            before = _added(before, state.points)
+        settlement = forfeit(self.name, (max(before[0], 0), max(before[1], 0)), guilty_side,
+                             briscola_unawarded(state))
+        return _settled(settlement, match_format, results, adjustment)
 
 
 CIRULLA: GameRulesOf[CirullaState, Ruleset, MatchFormat, SmazzataResult] = CirullaRules()

@@ -47,7 +47,7 @@ from domain.record.events import (
 )
 from domain.record.games import Standing, set_up
 from domain.record.match import MatchEvent, MatchState, Phase
-from domain.record.outcomes import settled, with_outcomes
+from domain.record.outcomes import cut_short, settled, with_outcomes
 from domain.record.refusal import RecordRefused, need
 from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
 
@@ -77,9 +77,11 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
     if isinstance(command, RevealMatchSeed):
         return Decided((_reveal_match_seed(state, command),))
     if state.phase is Phase.ENDED:
+        if isinstance(command, RevealSeed) and state.commitment is not None:
+            return Decided((_reveal_after_cappotto(state, command),))
         raise RecordRefused("phase", "the match is over: only an arbiter's ruling may follow")
     decided = _decided(state, command, at)
-    return replace(decided, events=with_outcomes(state, decided.events, at))
+    return replace(decided, events=with_outcomes(state, cut_short(state, decided.events), at))
 
 
 def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
@@ -264,6 +266,12 @@ def _reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
     return (revealed, settled(standing, standing.reason, len(state.ended)))
 
 
+def _reveal_after_cappotto(state: MatchState, command: RevealSeed) -> SeedRevealed:
+    """The seed of a smazzata a cappotto cut short (C11): the match ended at the play, so the
+    seed is revealed after the MatchEnded, in an action of its own."""
+    return SeedRevealed(smazzata=state.smazzata, seed=_check_seed(state, command.seed).hex)
+
+
 def _reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeedRevealed:
     """The match seed, once the match is over: it must be the one committed at creation and
     give every smazzata seed revealed and the first dealer (docs/shuffle.md section 2)."""
@@ -274,6 +282,9 @@ def _reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeed
     if promise is None or state.match_seed is not None:
         raise RecordRefused("seed-reveal", "this match has no match seed to reveal (none "
                                            "committed, or already revealed)")
+    if state.commitment is not None:
+        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
+                                           "before the match seed")
     try:
         check_commitment(command.seed, promise)
     except SeedError as error:
@@ -301,15 +312,28 @@ def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed,
 
 
 def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int], MatchEnded]:
-    assert state.seating is not None
-    game = state.game if state.phase is Phase.PLAY else None
+    """The penalty gets the smazzata in progress, or between smazzate (COMMIT, DEAL, REVEAL) the
+    state before the next deal: a whole fresh smazzata is open then (C12, B2)."""
+    assert state.seating is not None and state.setup is not None
+    game = state.game if state.phase is Phase.PLAY else state.setup.initial()
     awarded, standing = state.rules.forfeit(_format(state), state.counted(), game,
                                             state.seating.side_of(seat), state.adjustment)
     return awarded, settled(standing, reason, len(state.ended))
 
 
+def match_decided(state: MatchState) -> bool:
+    """The smazzata just ended decided the match (phase REVEAL): only its seed reveal is left,
+    so nobody can time out or abandon any more."""
+    if state.phase is not Phase.REVEAL:
+        return False
+    return state.rules.standing(_format(state), state.counted(), state.adjustment).over
+
+
 def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[MatchEvent, ...]:
-    _need(state, Phase.PLAY, "record a timeout")
+    if state.phase is not Phase.PLAY:
+        raise RecordRefused("phase", "a timeout is recorded only during play: between "
+                                       "smazzate no seat is to move (the commitment, the deal "
+                                       "and the seed reveal are the table's); record an abandon")
     if command.seat != state.to_move():
         raise RecordRefused("timeout", f"seat {command.seat} is not the one to move "
                                        f"(seat {state.to_move()} is): it cannot time out")
@@ -343,6 +367,9 @@ def _abandon(state: MatchState, command: RecordAbandon, at: datetime) -> tuple[M
     if command.reason not in ABANDON_REASONS:
         raise RecordRefused("abandon", f"reason {command.reason!r}: expected one of "
                                        f"{', '.join(ABANDON_REASONS)}")
+    if match_decided(state):
+        raise RecordRefused("abandon", f"smazzata {state.smazzata} decided the match: only its "
+                                       "seed reveal is left, there is nothing to abandon")
     last_seen, absent = _absence(state, command, at)
     reveal = _pending_reveal(state, command.seed)
     awarded, ended = _forfeit(state, command.seat, "abandon")
@@ -407,8 +434,13 @@ def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
         scores = (state.result.scores[0] + command.adjustment[0],
                   state.result.scores[1] + command.adjustment[1])
         winner = state.result.winner
-        mp = 0 if winner is None else max(0, scores[winner] - scores[1 - winner])
-        return settled(Standing(scores, True, winner, "ruling", mp), "ruling",
+        settlement = state.result.settlement
+        unit = settlement.unit if settlement else "punti"
+        points = settlement.points if settlement else state.result.scores
+        if unit == "punti":
+            points = (points[0] + command.adjustment[0], points[1] + command.adjustment[1])
+        mp = 0 if winner is None else max(0, points[winner] - points[1 - winner])
+        return settled(Standing(scores, True, winner, "ruling", mp, unit, points), "ruling",
                        state.result.smazzate, how)
     annulled = state.annulled | ({command.smazzata} if command.smazzata is not None
                                  and command.kind == "annul-smazzata" else set())

@@ -174,16 +174,23 @@ class RulingRecorded:
 
 ENDINGS = ("target", "smazzate", "points", "cappotto", "vinco subito", "spareggio",
            "timeout", "abandon")
+UNITS = ("punti", "smazzate")
 
 
 @dataclass(frozen=True, slots=True)
 class MatchSettlement:
     """What read models need of a result without replaying: `how` the match ended (one of
-    ENDINGS; a ruling restating the result keeps the original way) and `mp`, the MP
-    difference (winner's points less the loser's, 0 for a draw; domain.match_format)."""
+    ENDINGS; a ruling restating the result keeps the original way); `mp`, the MP difference
+    (winner's points less the loser's, 0 for a draw; domain.match_format); `unit`, the unit of
+    MatchEnded.scores (UNITS: "punti", or "smazzate" won in a Briscola match of smazzate);
+    `points`, per side, the MP basis whatever the ending: game points (Cirulla) or card points
+    (Briscola) of the regular smazzate, with a forfeit's penalty and an arbiter's adjustment
+    (in "punti") included; `mp` is always points[winner] - points[loser], at least 0."""
 
     how: str
     mp: int
+    unit: str
+    points: tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,10 @@ class Standing:
     reason: str
     mp: int = 0
     """Once over: the MP difference, winner's points less the loser's (0: drawn)."""
+    unit: str = "punti"
+    """The unit of `scores`: "punti", or "smazzate" won (a Briscola match of smazzate)."""
+    points: tuple[int, int] = (0, 0)
+    """The MP basis per side: game or card points of the regular smazzate (MatchSettlement)."""
 
 
 class GameRulesOf(Protocol[S, R, F, X]):
@@ -66,15 +70,22 @@ class GameRulesOf(Protocol[S, R, F, X]):
         """What read models need of a finished smazzata (SmazzataEnded.outcome)."""
         ...
 
+    def cut_short(self, match_format: F, state: S) -> SmazzataEnded | None:
+        """The end of the smazzata right after a play that leaves it at `state`, when the match
+        format ends it there before its last play (Cirulla C11: a cappotto with
+        `cappotto_ends`), its outcome's `unplayed` cards filled in; None: play goes on."""
+        ...
+
     def standing(self, match_format: F, results: Sequence[X],
                  adjustment: tuple[int, int]) -> Standing:
         """The standing after the counted smazzate' `results` plus the arbiter's adjustments."""
         ...
 
-    def forfeit(self, match_format: F, results: Sequence[X], state: S | None, guilty_side: int,
+    def forfeit(self, match_format: F, results: Sequence[X], state: S, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
-        """Timeout or abandon by `guilty_side` with the smazzata in progress at `state` (None
-        between smazzate): the penalty points awarded per side and the final standing."""
+        """Timeout or abandon by `guilty_side` with the smazzata in progress at `state` (between
+        smazzate, the state before the next deal: a whole fresh smazzata is open): the penalty
+        points awarded per side and the final standing."""
         ...
 
 
@@ -102,10 +113,13 @@ class TableSetup(Generic[S, R, F, X]):
     def outcome(self, result: X) -> SmazzataOutcome:
         return self.rules.outcome(self.match_format, result)
 
+    def cut_short(self, state: S) -> SmazzataEnded | None:
+        return self.rules.cut_short(self.match_format, state)
+
     def standing(self, results: Sequence[X], adjustment: tuple[int, int]) -> Standing:
         return self.rules.standing(self.match_format, results, adjustment)
 
-    def forfeit(self, results: Sequence[X], state: S | None, guilty_side: int,
+    def forfeit(self, results: Sequence[X], state: S, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         return self.rules.forfeit(self.match_format, results, state, guilty_side, adjustment)
 

@@ -3,8 +3,9 @@
 `with_outcomes` completes the events an action causes: each SmazzataEnded gets its outcome (last
 capture, cappotto and whether it ends the match, vinco subito), computed from the smazzata's
 result as the record folds it; a smazzata with no seed to reveal (a transcribed deal) is followed
-at once by the MatchEnded the format gives, if the match is over. `settled` is the MatchEnded of
-a standing, with how the match ended and its MP difference.
+at once by the MatchEnded the format gives, if the match is over. `cut_short` ends a smazzata at
+the play that completes a cappotto when the format says the match ends there (C11). `settled` is
+the MatchEnded of a standing, with how the match ended and its MP difference.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from domain.events import SmazzataEnded, SmazzataOutcome
-from domain.record.events import MatchEnded, MatchSettlement
+from domain.events import CardPlayed, SmazzataEnded, SmazzataOutcome
+from domain.record.events import IrregularityNoted, MatchEnded, MatchSettlement
 from domain.record.games import Standing
 from domain.record.match import MatchEvent, MatchState, Phase, evolve
+from domain.record.transcription import transcriber
 
 _HOW = {"target": "target", "punti": "points", "smazzate": "smazzate",
         "maggioranza certa": "smazzate", "parità": "smazzate", "cappotto": "cappotto",
@@ -32,7 +34,38 @@ def how_it_ended(reason: str) -> str:
 def settled(standing: Standing, reason: str, smazzate: int, how: str | None = None) -> MatchEnded:
     return MatchEnded(scores=standing.scores, winner=standing.winner, reason=reason,
                       smazzate=smazzate,
-                      settlement=MatchSettlement(how=how or how_it_ended(reason), mp=standing.mp))
+                      settlement=MatchSettlement(how=how or how_it_ended(reason), mp=standing.mp,
+                                                 unit=standing.unit, points=standing.points))
+
+
+def cut_short(state: MatchState, events: tuple[MatchEvent, ...]) -> tuple[MatchEvent, ...]:
+    """C11 (000: "effettua un cappotto e la partita termina immediatamente"): when the format
+    says so, a play that completes a cappotto before the smazzata's last play ends it there.
+
+    The play stays, with the irregularities noted on it; what would have followed it by itself
+    (a new hand, an automatic accuso) does not happen, and the game's SmazzataEnded of that
+    moment follows instead, its `unplayed` cards listed. `with_outcomes` then adds the
+    MatchEnded in the same action.
+    """
+    if state.phase is not Phase.PLAY or not events or not isinstance(events[0], CardPlayed) \
+            or state.setup is None:
+        return events
+    if any(isinstance(e, SmazzataEnded) for e in events):
+        return events   # the last play: the smazzata ends as usual (C9), cappotto or not
+    play = events[0]
+    if not play.capture:
+        return events   # a play that takes nothing adds nothing to a pile
+    if state.transcribed:
+        game = transcriber(state.rules.name).fold(state.game, play)
+    else:
+        game = state.engine.evolve(state.game, play)
+    ended = state.setup.cut_short(game)
+    if ended is None:
+        return events
+    kept = 1
+    while kept < len(events) and isinstance(events[kept], IrregularityNoted):
+        kept += 1
+    return (*events[:kept], ended)
 
 
 def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
@@ -40,13 +73,19 @@ def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
     if not any(isinstance(e, SmazzataEnded) for e in events):
         return events
     completed: list[MatchEvent] = []
+    cut = False
     for event in events:
         if isinstance(event, SmazzataEnded):
-            event = replace(event, outcome=_outcome(evolve(state, event, at)))
+            unplayed = event.outcome.unplayed if event.outcome is not None else ()
+            cut = bool(unplayed)
+            outcome = replace(_outcome(evolve(state, event, at)), unplayed=unplayed)
+            event = replace(event, outcome=outcome)
         completed.append(event)
         state = evolve(state, event, at)
-    if state.phase is Phase.COMMIT and state.forfeit is None:
-        # The smazzata had no seed: nothing to reveal, so the standing is known at once.
+    if (state.phase is Phase.COMMIT or cut) and state.forfeit is None:
+        # The smazzata had no seed: nothing to reveal, so the standing is known at once. A
+        # smazzata cut short by a cappotto ends the match at that play (C11); its seed is
+        # revealed afterwards.
         ended = _ended_if_over(state)
         if ended is not None:
             completed.append(ended)

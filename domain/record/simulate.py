@@ -26,7 +26,7 @@ from domain.record.commands import (
     RevealMatchSeed,
     RevealSeed,
 )
-from domain.record.decide import decide
+from domain.record.decide import decide, match_decided
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.shuffle import Seed
@@ -38,11 +38,15 @@ Bot = Callable[[Any], Command]
 @dataclass(frozen=True, slots=True)
 class Incidents:
     """What goes wrong, by the number of plays made in the match: a timeout of the seat to move,
-    an abandon by absence, an arbiter's ruling after a smazzata ends. None: it does not happen."""
+    an abandon by absence, an arbiter's ruling after a smazzata ends; or `abandon_between`
+    (smazzata, phase, seat): that seat withdraws ("ritiro") between smazzate, at phase
+    "commit", "deal" or "reveal" of that smazzata (not at a reveal that ends the match).
+    None: it does not happen."""
 
     timeout_at: int | None = None
     abandon_at: int | None = None
     ruling_after: int | None = None
+    abandon_between: tuple[int, str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,13 @@ def next_command(state: MatchState, table: Table, at: datetime) -> tuple[MatchCo
     later = at + think_time(table.match_seed, step)
     seed = smazzata_seed(table.match_seed, state.smazzata)
     if state.phase is Phase.ENDED:
+        if state.commitment is not None:   # a cappotto ended the match mid-smazzata (C11)
+            return RevealSeed(seed), later, table
         return _reveal_match_seed(state, table, later)
+    between = table.incidents.abandon_between
+    if between is not None and between[:2] == (state.smazzata, state.phase.value) \
+            and not match_decided(state):
+        return RecordAbandon(seat=between[2], reason="ritiro", seed=seed), later, table
     if state.phase is Phase.COMMIT:
         ruling = _ruling(state, table)
         if ruling is not None:

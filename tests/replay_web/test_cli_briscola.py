@@ -66,3 +66,24 @@ def test_bad_seed_format_or_players_exit_2_with_a_clear_message() -> None:
     assert three.exit_code == 2
     missing = _run()
     assert missing.exit_code == 2 and "--seed" in missing.output
+
+
+def test_pari_plays_an_even_number_of_smazzate() -> None:
+    """004 prints a "2 smazzate" VP column beside "il numero di smazzate deve sempre essere
+    dispari": `--pari` allows 2 smazzate; without it 2 is refused (above)."""
+    result = _run("--seed", SEED, "--players", "4", "--format", "2smazzate", "--pari", "--vp")
+    assert result.exit_code == 0, result.output
+    assert "numero pari di smazzate" in result.output
+    assert "== Smazzata 2:" in result.output
+    odd = _run("--seed", SEED, "--format", "3smazzate", "--pari")
+    assert odd.exit_code == 2 and "smazzate_pari" in odd.output
+
+
+def test_a_format_with_no_vp_column_says_so_when_created() -> None:
+    """004's VP table has columns for 1, 2 and 3 smazzate only: with `--vp` 5 smazzate are
+    refused; a friendly match of 5 smazzate is played, with a note."""
+    refused = _run("--seed", SEED, "--format", "5smazzate", "--vp")
+    assert refused.exit_code == 2 and "no VP column" in refused.output
+    friendly = _run("--seed", SEED, "--format", "5smazzate")
+    assert friendly.exit_code == 0, friendly.output
+    assert "nota: no VP column" in friendly.output

@@ -112,7 +112,8 @@ def smazzate(recorded: Recorded) -> list[Seen]:
             last = event.seat % 2
             points[last] += event.points
         elif isinstance(event, SmazzataEnded):
-            leftover = bool(table) and state.rules.name == "cirulla"
+            cut = event.outcome is not None and bool(event.outcome.unplayed)
+            leftover = bool(table) and state.rules.name == "cirulla" and not cut
             if leftover and last is not None:
                 piles[last].extend(table)
             seen.append(Seen(event, piles, last, leftover, (points[0], points[1]), state.game))
@@ -136,7 +137,9 @@ def check_cirulla(created: MatchCreated, seen: Seen) -> None:
     assert seen.ended.leftover_to == (seen.last_capture if seen.leftover else None)
     if seen.last_capture is not None:
         assert sorted(seen.piles[0] + seen.piles[1]) == sorted(set(seen.piles[0] + seen.piles[1]))
-        assert len(seen.piles[0]) + len(seen.piles[1]) == 40
+        taken = len(seen.piles[0]) + len(seen.piles[1])
+        # A smazzata a cappotto cut short (C11) leaves cards unplayed and on the table.
+        assert taken == 40 if not outcome.unplayed else taken + len(outcome.unplayed) < 40
     full = [side for side in (0, 1) if _denari(seen.piles[side]) == 10]
     assert outcome.cappotto == (full[0] if full else None)
     ends = created.match_format["cappotto_ends"] == "true"
@@ -195,12 +198,14 @@ def check_settlements(recorded: Recorded) -> None:
     assert first.settlement is not None
     how = _HOW.get(first.reason, "spareggio" if "spareggio" in first.reason else first.reason)
     assert first.settlement.how == how
-    if forfeit:
-        winner = first.winner
+    unit = "smazzate" if created.game == "briscola" and fmt.kind.value == "smazzate" else "punti"
+    assert first.settlement.unit == unit
+    points, winner = first.settlement.points, first.winner
+    if forfeit or ruled:
+        # One unit per result: mp is the difference of the MP basis (points), in every ending.
         assert first.settlement.mp == (0 if winner is None else
-                                       max(0, first.scores[winner] - first.scores[1 - winner]))
-    elif ruled:
-        assert first.settlement.mp == abs(first.scores[0] - first.scores[1])
+                                       max(0, points[winner] - points[1 - winner]))
+        assert unit == "smazzate" or first.scores == points
     else:
         status = match_status(fmt, results)
         assert status.over and (status.winner, status.totals) == (first.winner, first.scores)

@@ -151,6 +151,9 @@ class ToyRules:
         return SmazzataOutcome(last_capture=None, cappotto=None, cappotto_ends_match=False,
                                vinco_subito=None)
 
+    def cut_short(self, match_format: int, state: ToyState) -> SmazzataEnded | None:
+        return None   # the toy's smazzata always ends at its last play
+
     def standing(self, match_format: int, results: Sequence[ToyResult],
                  adjustment: tuple[int, int]) -> Standing:
         scores = (sum(p[0] for p in results) + adjustment[0],

@@ -115,7 +115,8 @@ SAMPLES: dict[str, object] = {
         outcome=SmazzataOutcome(last_capture=0, cappotto=None, cappotto_ends_match=False,
                                 vinco_subito=None)),
     "MatchEnded": replace(V1["MatchEnded"],  # type: ignore[type-var]
-                          settlement=MatchSettlement(how="target", mp=4)),
+                          settlement=MatchSettlement(how="target", mp=4, unit="punti",
+                                                     points=(21, 17))),
     "SeedContributed": SeedContributed(smazzata=1, seat=2, contribution="a1b2c3d4"),
     "MatchSeedRevealed": MatchSeedRevealed(seed="5eed" * 8),
     "IrregularityNoted": IrregularityNoted(
