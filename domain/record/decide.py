@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
-from domain.events import PlayEvent, SmazzataDealt
 from domain.game import DeclareAccuso, PlayCard
-from domain.match_seed import first_dealer, smazzata_seed
+from domain.record import decide_seeds as seeds
 from domain.record import decide_transcribed as transcribed
 from domain.record.clock import ClockError, millis, stamp, utc
 from domain.record.commands import (
@@ -38,10 +36,7 @@ from domain.record.events import (
     Abandoned,
     MatchCreated,
     MatchEnded,
-    MatchSeedRevealed,
     RulingRecorded,
-    SeedCommitted,
-    SeedContributed,
     SeedRevealed,
     TimeoutRecorded,
 )
@@ -49,7 +44,7 @@ from domain.record.games import Standing, set_up
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.outcomes import cut_short, settled, with_outcomes
 from domain.record.refusal import RecordRefused, need
-from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
+from domain.shuffle import Seed
 
 __all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
            "decide_checked"]
@@ -75,10 +70,10 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
     if isinstance(command, RecordRuling):
         return Decided(_ruling(state, command))
     if isinstance(command, RevealMatchSeed):
-        return Decided((_reveal_match_seed(state, command),))
+        return Decided((seeds.reveal_match_seed(state, command),))
     if state.phase is Phase.ENDED:
         if isinstance(command, RevealSeed) and state.commitment is not None:
-            return Decided((_reveal_after_cappotto(state, command),))
+            return Decided((seeds.reveal_after_cappotto(state, command),))
         raise RecordRefused("phase", "the match is over: only an arbiter's ruling may follow")
     decided = _decided(state, command, at)
     return replace(decided, events=with_outcomes(state, cut_short(state, decided.events), at))
@@ -92,13 +87,13 @@ def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
             return _transcription(state, command)
         return Decided(_play(state, command))
     if isinstance(command, CommitSeed):
-        return Decided((_commit(state, command),))
+        return Decided((seeds.commit(state, command),))
     if isinstance(command, ContributeSeed):
-        return Decided((_contribute(state, command),))
+        return Decided((seeds.contribute(state, command),))
     if isinstance(command, DealSmazzata):
-        return Decided(_deal(state, command))
+        return Decided(seeds.deal(state, command))
     if isinstance(command, RevealSeed):
-        return Decided(_reveal(state, command))
+        return Decided(seeds.reveal(state, command))
     if isinstance(command, RecordTimeout):
         return Decided(_timeout(state, command, at))
     if isinstance(command, RecordAbandon):
@@ -183,69 +178,6 @@ def _check_setup(command: CreateMatch, seats: int) -> None:
         raise RecordRefused("match-setup", "a tournament match needs tournament, round and table")
 
 
-def _commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
-    _need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
-    if not _HEX64.fullmatch(command.commitment):
-        raise RecordRefused("seed-commitment", f"commitment {command.commitment!r} is not 64 "
-                                               "lowercase hex digits (SHA-256)")
-    return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
-
-
-def _check_seed(state: MatchState, seed: Seed | None) -> Seed:
-    if seed is None or state.commitment is None:
-        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata} needs its seed")
-    try:
-        check_commitment(seed, state.commitment)
-    except SeedError as error:
-        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata}: {error}") from None
-    return seed
-
-
-def _contribute(state: MatchState, command: ContributeSeed) -> SeedContributed:
-    _need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
-    assert state.seating is not None
-    if not 0 <= command.seat < state.seating.players:
-        raise RecordRefused("seed-contribution", f"seat {command.seat} does not exist")
-    if state.contributions and command.seat <= state.contributions[-1][0]:
-        raise RecordRefused("seed-contribution", f"seat {command.seat} contributes after seat "
-                                                 f"{state.contributions[-1][0]}: contributions "
-                                                 "are mixed once each, in seat order")
-    if len(command.contribution) >= 2**32:
-        raise RecordRefused("seed-contribution", "a contribution is shorter than 2^32 bytes")
-    return SeedContributed(smazzata=state.smazzata, seat=command.seat,
-                           contribution=command.contribution.hex())
-
-
-def _effective(state: MatchState, house: Seed) -> Seed:
-    """docs/shuffle.md section 4: the house seed mixed with the contributions, in seat order."""
-    if not state.contributions:
-        return house
-    return mix_seeds(house, [bytes.fromhex(c) for _, c in state.contributions])
-
-
-def _deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
-    _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
-    seed = _check_seed(state, command.seed)
-    assert state.seating is not None
-    events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata,
-                               _effective(state, seed))
-    if state.contributions:
-        # The deal names the house's commitment, the one published before the contributions.
-        events = tuple(replace(e, seed_commitment=state.commitment)
-                       if isinstance(e, SmazzataDealt) else e for e in events)
-    if command.claimed is not None and tuple(command.claimed) != events:
-        raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))
-    return tuple(events)
-
-
-def _deal_difference(claimed: tuple[PlayEvent, ...], derived: tuple[PlayEvent, ...]) -> str:
-    for index, (mine, theirs) in enumerate(zip(claimed, derived, strict=False)):
-        if mine != theirs:
-            return (f"deal event {index + 1} does not follow from the seed: recorded {mine}, "
-                    f"the seed gives {theirs}")
-    return (f"the deal has {len(claimed)} events; the seed gives {len(derived)}")
-
-
 def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
     _need(state, Phase.PLAY, "play")
     to_move = state.to_move()
@@ -254,61 +186,11 @@ def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEv
     return tuple(state.engine.decide(state.game, command))
 
 
-def _reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
-    if state.phase is not Phase.REVEAL:
-        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
-                                           "only once the smazzata is over")
-    seed = _check_seed(state, command.seed)
-    revealed = SeedRevealed(smazzata=state.smazzata, seed=seed.hex)
-    standing = state.rules.standing(_format(state), state.counted(), state.adjustment)
-    if not standing.over:
-        return (revealed,)
-    return (revealed, settled(standing, standing.reason, len(state.ended)))
-
-
-def _reveal_after_cappotto(state: MatchState, command: RevealSeed) -> SeedRevealed:
-    """The seed of a smazzata a cappotto cut short (C11): the match ended at the play, so the
-    seed is revealed after the MatchEnded, in an action of its own."""
-    return SeedRevealed(smazzata=state.smazzata, seed=_check_seed(state, command.seed).hex)
-
-
-def _reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeedRevealed:
-    """The match seed, once the match is over: it must be the one committed at creation and
-    give every smazzata seed revealed and the first dealer (docs/shuffle.md section 2)."""
-    assert state.created is not None
-    promise = state.created.match_seed_commitment
-    if state.phase is not Phase.ENDED:
-        raise RecordRefused("seed-reveal", "the match seed is revealed once the match is over")
-    if promise is None or state.match_seed is not None:
-        raise RecordRefused("seed-reveal", "this match has no match seed to reveal (none "
-                                           "committed, or already revealed)")
-    if state.commitment is not None:
-        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
-                                           "before the match seed")
-    try:
-        check_commitment(command.seed, promise)
-    except SeedError as error:
-        raise RecordRefused("seed-commitment", f"match seed: {error}") from None
-    for number, seed in state.revealed:
-        if smazzata_seed(command.seed, number).hex != seed:
-            raise RecordRefused("match-seed", f"the seed revealed for smazzata {number} is not "
-                                              "the one the match seed gives (docs/shuffle.md §2)")
-    if first_dealer(command.seed, len(state.created.players)) != state.created.first_dealer:
-        raise RecordRefused("match-seed", "the first dealer is not the one the match seed gives")
-    return MatchSeedRevealed(seed=command.seed.hex)
-
-
-def _format(state: MatchState) -> Any:
-    """The match format, parsed once when MatchCreated was folded (the game's own type)."""
-    assert state.setup is not None
-    return state.setup.match_format
-
-
 def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed, ...]:
     """A match ended by a seat's fault mid-smazzata still reveals that smazzata's seed."""
     if state.commitment is None:
         return ()
-    return (SeedRevealed(smazzata=state.smazzata, seed=_check_seed(state, seed).hex),)
+    return (SeedRevealed(smazzata=state.smazzata, seed=seeds.check_seed(state, seed).hex),)
 
 
 def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int], MatchEnded]:
@@ -316,7 +198,7 @@ def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int]
     state before the next deal: a whole fresh smazzata is open then (C12, B2)."""
     assert state.seating is not None and state.setup is not None
     game = state.game if state.phase is Phase.PLAY else state.setup.initial()
-    awarded, standing = state.rules.forfeit(_format(state), state.counted(), game,
+    awarded, standing = state.rules.forfeit(seeds.format_of(state), state.counted(), game,
                                             state.seating.side_of(seat), state.adjustment)
     return awarded, settled(standing, reason, len(state.ended))
 
@@ -326,7 +208,7 @@ def match_decided(state: MatchState) -> bool:
     so nobody can time out or abandon any more."""
     if state.phase is not Phase.REVEAL:
         return False
-    return state.rules.standing(_format(state), state.counted(), state.adjustment).over
+    return state.rules.standing(seeds.format_of(state), state.counted(), state.adjustment).over
 
 
 def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[MatchEvent, ...]:
@@ -447,5 +329,5 @@ def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
     counted = state.counted(annulled)
     adjustment = (state.adjustment[0] + command.adjustment[0],
                   state.adjustment[1] + command.adjustment[1])
-    standing = state.rules.standing(_format(state), counted, adjustment)
+    standing = state.rules.standing(seeds.format_of(state), counted, adjustment)
     return settled(standing, "ruling", state.result.smazzate, how)

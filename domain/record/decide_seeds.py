@@ -1,0 +1,144 @@
+"""`decide` for the seeds of a match: commitments, players' contributions, the deal from a
+committed seed, the reveals (of a smazzata's seed and of the match seed).
+
+A deal is accepted only from the seed committed before it, mixed with the contributions in seat
+order (docs/shuffle.md sections 3-4); a seed is revealed only once its smazzata is over, the
+match seed once the match is over, and it must give every smazzata seed (section 2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from domain.events import PlayEvent, SmazzataDealt
+from domain.match_seed import first_dealer, smazzata_seed
+from domain.record.commands import (
+    CommitSeed,
+    ContributeSeed,
+    DealSmazzata,
+    RevealMatchSeed,
+    RevealSeed,
+)
+from domain.record.events import MatchSeedRevealed, SeedCommitted, SeedContributed, SeedRevealed
+from domain.record.match import MatchEvent, MatchState, Phase
+from domain.record.outcomes import settled
+from domain.record.refusal import RecordRefused, need
+from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_need = need
+
+
+def format_of(state: MatchState) -> Any:
+    """The match format, parsed once when MatchCreated was folded (the game's own type)."""
+    assert state.setup is not None
+    return state.setup.match_format
+
+
+def commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
+    _need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
+    if not _HEX64.fullmatch(command.commitment):
+        raise RecordRefused("seed-commitment", f"commitment {command.commitment!r} is not 64 "
+                                               "lowercase hex digits (SHA-256)")
+    return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
+
+
+def check_seed(state: MatchState, seed: Seed | None) -> Seed:
+    if seed is None or state.commitment is None:
+        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata} needs its seed")
+    try:
+        check_commitment(seed, state.commitment)
+    except SeedError as error:
+        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata}: {error}") from None
+    return seed
+
+
+def contribute(state: MatchState, command: ContributeSeed) -> SeedContributed:
+    _need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
+    assert state.seating is not None
+    if not 0 <= command.seat < state.seating.players:
+        raise RecordRefused("seed-contribution", f"seat {command.seat} does not exist")
+    if state.contributions and command.seat <= state.contributions[-1][0]:
+        raise RecordRefused("seed-contribution", f"seat {command.seat} contributes after seat "
+                                                 f"{state.contributions[-1][0]}: contributions "
+                                                 "are mixed once each, in seat order")
+    if len(command.contribution) >= 2**32:
+        raise RecordRefused("seed-contribution", "a contribution is shorter than 2^32 bytes")
+    return SeedContributed(smazzata=state.smazzata, seat=command.seat,
+                           contribution=command.contribution.hex())
+
+
+def _effective(state: MatchState, house: Seed) -> Seed:
+    """docs/shuffle.md section 4: the house seed mixed with the contributions, in seat order."""
+    if not state.contributions:
+        return house
+    return mix_seeds(house, [bytes.fromhex(c) for _, c in state.contributions])
+
+
+def deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
+    _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
+    seed = check_seed(state, command.seed)
+    assert state.seating is not None
+    events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata,
+                               _effective(state, seed))
+    if state.contributions:
+        # The deal names the house's commitment, the one published before the contributions.
+        events = tuple(replace(e, seed_commitment=state.commitment)
+                       if isinstance(e, SmazzataDealt) else e for e in events)
+    if command.claimed is not None and tuple(command.claimed) != events:
+        raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))
+    return tuple(events)
+
+
+def _deal_difference(claimed: tuple[PlayEvent, ...], derived: tuple[PlayEvent, ...]) -> str:
+    for index, (mine, theirs) in enumerate(zip(claimed, derived, strict=False)):
+        if mine != theirs:
+            return (f"deal event {index + 1} does not follow from the seed: recorded {mine}, "
+                    f"the seed gives {theirs}")
+    return (f"the deal has {len(claimed)} events; the seed gives {len(derived)}")
+
+
+def reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
+    if state.phase is not Phase.REVEAL:
+        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
+                                           "only once the smazzata is over")
+    seed = check_seed(state, command.seed)
+    revealed = SeedRevealed(smazzata=state.smazzata, seed=seed.hex)
+    standing = state.rules.standing(format_of(state), state.counted(), state.adjustment)
+    if not standing.over:
+        return (revealed,)
+    return (revealed, settled(standing, standing.reason, len(state.ended)))
+
+
+def reveal_after_cappotto(state: MatchState, command: RevealSeed) -> SeedRevealed:
+    """The seed of a smazzata a cappotto cut short (C11): the match ended at the play, so the
+    seed is revealed after the MatchEnded, in an action of its own."""
+    return SeedRevealed(smazzata=state.smazzata, seed=check_seed(state, command.seed).hex)
+
+
+def reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeedRevealed:
+    """The match seed, once the match is over: it must be the one committed at creation and
+    give every smazzata seed revealed and the first dealer (docs/shuffle.md section 2)."""
+    assert state.created is not None
+    promise = state.created.match_seed_commitment
+    if state.phase is not Phase.ENDED:
+        raise RecordRefused("seed-reveal", "the match seed is revealed once the match is over")
+    if promise is None or state.match_seed is not None:
+        raise RecordRefused("seed-reveal", "this match has no match seed to reveal (none "
+                                           "committed, or already revealed)")
+    if state.commitment is not None:
+        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
+                                           "before the match seed")
+    try:
+        check_commitment(command.seed, promise)
+    except SeedError as error:
+        raise RecordRefused("seed-commitment", f"match seed: {error}") from None
+    for number, seed in state.revealed:
+        if smazzata_seed(command.seed, number).hex != seed:
+            raise RecordRefused("match-seed", f"the seed revealed for smazzata {number} is not "
+                                              "the one the match seed gives (docs/shuffle.md §2)")
+    if first_dealer(command.seed, len(state.created.players)) != state.created.first_dealer:
+        raise RecordRefused("match-seed", "the first dealer is not the one the match seed gives")
+    return MatchSeedRevealed(seed=command.seed.hex)
