@@ -16,6 +16,7 @@ and fields by name).
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -155,3 +156,25 @@ def print_comparison(module: str, cases: Sequence[str], smazzate: int, runs: int
 
 def _span(values: Sequence[float]) -> str:
     return f"{min(values):,.0f}...{max(values):,.0f}"
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options every engine benchmark takes for the same-run comparison."""
+    parser.add_argument("--baseline", default=TODAY,
+                        help="the commit whose engines are compared with the working tree's")
+    parser.add_argument("--only-compare", action="store_true",
+                        help="run only the same-run comparison with the baseline's engines")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+
+
+def handled(args: argparse.Namespace, module: str,
+            worker_cases: Callable[[int], Mapping[str, Callable[[int], float]]]) -> bool:
+    """Serve as a worker, or run only the comparison, when the options say so."""
+    if args.worker:
+        serve(worker_cases(args.smazzate))
+        return True
+    if args.only_compare:
+        print_comparison(module, ("engine", "verifiable"), args.smazzate, args.runs,
+                         args.baseline)
+        return True
+    return False

@@ -164,25 +164,13 @@ def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
     }
 
 
-def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
-    baseline.print_comparison("bench.bench_briscola", ("engine", "verifiable"), smazzate, runs, ref)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smazzate", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--baseline", default=baseline.TODAY,
-                        help="the commit whose engine is compared with the working tree's")
-    parser.add_argument("--only-compare", action="store_true",
-                        help="run only the same-run comparison with the baseline's engine")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    baseline.add_options(parser)
     args = parser.parse_args()
-    if args.worker:
-        baseline.serve(worker_cases(args.smazzate))
-        return
-    if args.only_compare:
-        compare_with_today(args.smazzate, args.runs, args.baseline)
+    if baseline.handled(args, "bench.bench_briscola", worker_cases):
         return
     check_agreement(500)
     match_seed = MATCH_SEED
@@ -203,7 +191,8 @@ def main() -> None:
         print(f"  {name:10} {medians[name]:9,.0f} smazzate/s  (runs: "
               f"{', '.join(f'{x:,.0f}' for x in values)})")
     print(f"  engine / naive = {medians['engine'] / medians['naive']:.2f}x")
-    compare_with_today(args.smazzate, args.runs, args.baseline)
+    baseline.print_comparison("bench.bench_briscola", ("engine", "verifiable"), args.smazzate,
+                              args.runs, args.baseline)
 
 
 if __name__ == "__main__":

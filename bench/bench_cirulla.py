@@ -174,26 +174,14 @@ def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
     }
 
 
-def compare_with_today(smazzate: int, runs: int, ref: str) -> None:
-    baseline.print_comparison("bench.bench_cirulla", ("engine", "verifiable"), smazzate, runs, ref)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smazzate", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--positions", type=int, default=2000)
-    parser.add_argument("--baseline", default=baseline.TODAY,
-                        help="the commit whose engines are compared with the working tree's")
-    parser.add_argument("--only-compare", action="store_true",
-                        help="run only the same-run comparison with the baseline's engines")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    baseline.add_options(parser)
     args = parser.parse_args()
-    if args.worker:
-        baseline.serve(worker_cases(args.smazzate))
-        return
-    if args.only_compare:
-        compare_with_today(args.smazzate, args.runs, args.baseline)
+    if baseline.handled(args, "bench.bench_cirulla", worker_cases):
         return
     seeds = [smazzata_seed(MATCH_SEED, n) for n in range(args.smazzate)]
     print(f"machine: {machine()}")
@@ -228,7 +216,8 @@ def main() -> None:
         c, w, b = (statistics.median(x) for x in (cold, warm, slow))
         print(f"legal_plays, {size:>2} table cards: engine cold {c:,.0f}/s ({c / b:.0f}x), "
               f"warm {w:,.0f}/s ({w / b:.0f}x); brute force {b:,.0f}/s")
-    compare_with_today(args.smazzate, args.runs, args.baseline)
+    baseline.print_comparison("bench.bench_cirulla", ("engine", "verifiable"), args.smazzate,
+                              args.runs, args.baseline)
 
 
 if __name__ == "__main__":

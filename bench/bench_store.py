@@ -33,9 +33,8 @@ from typing import Any
 import psycopg
 
 from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, demo_set
+from domain.record.demo import demo_set, play_demo
 from domain.record.envelope import RecordedBy
-from domain.record.simulate import Table, play_locally
 from domain.shuffle import Seed
 from projections.store.app import MatchStore, chain_facts
 from projections.store.canonical import GENESIS
@@ -51,11 +50,7 @@ def demo_streams(count: int) -> list[Stream]:
     """`count` recorded bot matches, going round the demo set (both games, every format)."""
     streams = []
     for index, demo in enumerate(demo_set(Seed(b"\xbe" * 16), count)):
-        table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
-        stream: Stream = []
-        for events, at, _ in play_locally(CATALOG, demo.setup, table, START):
-            stream.extend((e, at, BY) for e in events)
-        streams.append(stream)
+        streams.append([(e, at, BY) for e, at in play_demo(demo, START)[0]])
         if index and index % 50 == 0:
             print(f"  generated {index} matches", flush=True)
     return streams

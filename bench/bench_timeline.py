@@ -32,9 +32,8 @@ from bench.machine import machine
 from domain.events import CardPlayed, SmazzataDealt
 from domain.record.catalog import CATALOG
 from domain.record.clock import parse_stamp
-from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.demo import DemoMatch, demo_set, play_demo
 from domain.record.match import MatchEvent, MatchState, evolve, initial
-from domain.record.simulate import Table, play_locally
 from domain.record.timeline import Timeline, timeline
 from domain.shuffle import Seed
 from domain.viewing import ARBITER, PUBLIC, Observation, Viewer, Visibility
@@ -48,9 +47,7 @@ Recorded = list[tuple[MatchEvent, datetime]]
 
 
 def played(demo: DemoMatch) -> Recorded:
-    table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
-    return [(e, at) for events, at, _ in play_locally(CATALOG, demo.setup, table, START)
-            for e in events]
+    return play_demo(demo, START)[0]
 
 
 def pick(target: int) -> tuple[DemoMatch, DemoMatch, DemoMatch]:

@@ -12,12 +12,11 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import click
 
 from domain.record.audit import Severity
-from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo
 from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
 from domain.record.envelope import RecordedBy, importer
 from domain.record.match import MatchState
-from domain.record.simulate import Table, next_command, play_locally
+from domain.record.simulate import Table, next_command
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed, SeedError
 from projections.store.app import Loaded, MatchStore
@@ -158,13 +157,8 @@ def _record_transcribed(store: MatchStore, seed: Seed) -> str:
 
 
 def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
-    events, last = 0, None
-    table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
-    for made, _, state in play_locally(CATALOG, demo.setup, table, START):
-        events += len(made)
-        last = state
-    assert last is not None
-    return events, last
+    recorded, last = play_demo(demo, START)
+    return len(recorded), last
 
 
 def _tournaments(store: MatchStore, seed: Seed) -> dict[str, UUID]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from domain.briscola.bot import choose_command
 from domain.briscola.state import BriscolaState
@@ -16,10 +17,11 @@ from domain.cirulla.state import CirullaState
 from domain.game import Command, DeclareAccuso, PlayCard
 from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchFormat
 from domain.match_seed import first_dealer
-from domain.record.catalog import format_options
+from domain.record.catalog import CATALOG, format_options
 from domain.record.commands import CreateMatch
 from domain.record.events import SIMULATED, TableVisibility, TimeControl
-from domain.record.simulate import Bot, Incidents
+from domain.record.match import MatchEvent, MatchState, initial
+from domain.record.simulate import Bot, Incidents, Table, play_locally
 from domain.shuffle import Seed
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Luca")
@@ -47,6 +49,20 @@ class DemoMatch:
     setup: CreateMatch
     match_seed: Seed
     incidents: Incidents
+
+
+def play_demo(demo: DemoMatch, start: datetime, incidents: Incidents | None = None
+              ) -> tuple[list[tuple[MatchEvent, datetime]], MatchState]:
+    """The demo match played by its bots without a store: every event with the moment it was
+    recorded, and the state after the last one (`incidents` replaces the demo's own)."""
+    table = Table(demo.match_seed, BOTS[demo.setup.game],
+                  demo.incidents if incidents is None else incidents)
+    recorded: list[tuple[MatchEvent, datetime]] = []
+    last = initial(CATALOG)
+    for events, at, state in play_locally(CATALOG, demo.setup, table, start):
+        recorded.extend((event, at) for event in events)
+        last = state
+    return recorded, last
 
 
 def reseeded(demo: DemoMatch, match_seed: Seed) -> DemoMatch:

@@ -15,10 +15,9 @@ from domain.events import CardPlayed, HandDealt
 from domain.match_format import MatchFormat
 from domain.record.audit import Audit, Finding, Severity, audit
 from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, NAMES, seeded_match
+from domain.record.demo import NAMES, play_demo, seeded_match
 from domain.record.demo_transcribed import Transcript, transcribe
 from domain.record.match import MatchEvent, initial
-from domain.record.simulate import Table, play_locally
 from domain.shuffle import Seed
 
 START = datetime(2026, 11, 24, 23, 0, tzinfo=UTC)
@@ -29,10 +28,7 @@ TRANSCRIPT: Transcript = transcribe()
 def _simulated() -> Recorded:
     demo = seeded_match("cirulla", MatchFormat.parse("2smazzate", "cirulla"), STANDARD,
                         NAMES[:2], Seed(b"\x4c" * 16))
-    table = Table(demo.match_seed, BOTS["cirulla"], demo.incidents)
-    recorded: Recorded = []
-    for events, at, _ in play_locally(CATALOG, demo.setup, table, START):
-        recorded.extend((event, at) for event in events)
+    recorded: Recorded = play_demo(demo, START)[0]
     assert audit(CATALOG, recorded).findings == ()
     return recorded
 

@@ -39,7 +39,7 @@ from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG, parse_format
 from domain.record.commands import RecordRuling
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, demo_set, reseeded, seeded_match
+from domain.record.demo import BOTS, NAMES, DemoMatch, demo_set, play_demo, reseeded, seeded_match
 from domain.record.events import (
     ENDINGS,
     Abandoned,
@@ -65,12 +65,7 @@ incidents = st.one_of(st.just(Incidents()), st.just(Incidents()),
 
 
 def play(demo: DemoMatch, trouble: Incidents | None = None) -> Recorded:
-    table = Table(demo.match_seed, BOTS[demo.setup.game],
-                  demo.incidents if trouble is None else trouble)
-    recorded: Recorded = []
-    for events, at, _ in play_locally(CATALOG, demo.setup, table, START):
-        recorded.extend((event, at) for event in events)
-    return recorded
+    return play_demo(demo, START, trouble)[0]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from domain.record.audit import audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
 from domain.record.decide import decide
-from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
+from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.record.events import TimeoutRecorded
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Incidents, Table, play_locally
@@ -35,13 +35,8 @@ Recorded = list[tuple[object, datetime]]
 
 
 def play(demo: DemoMatch, incidents: Incidents | None = None) -> tuple[Recorded, MatchState]:
-    table = Table(demo.match_seed, BOTS[demo.setup.game], incidents or demo.incidents)
-    stream: Recorded = []
-    last = initial(CATALOG)
-    for events, at, state in play_locally(CATALOG, demo.setup, table, START):
-        stream.extend((event, at) for event in events)
-        last = state
-    return stream, last
+    recorded, last = play_demo(demo, START, incidents or demo.incidents)
+    return list(recorded), last
 
 
 demos = st.builds(lambda i, b: reseeded(DEMOS[i], Seed(bytes([b]) * 16)),

@@ -21,9 +21,8 @@ from domain.events import CardPlayed, SmazzataDealt
 from domain.game import PlayCard, RuleViolation
 from domain.record.catalog import CATALOG
 from domain.record.decide import decide
-from domain.record.demo import BOTS, demo_set
+from domain.record.demo import demo_set, play_demo
 from domain.record.match import MatchState, Phase, evolve, initial
-from domain.record.simulate import Table, play_locally
 from domain.record.timeline import Timeline, table_options, timeline
 from domain.seating import SeatingError
 from domain.shuffle import Seed
@@ -173,10 +172,7 @@ def test_the_plays_of_a_version_are_its_smazzata_s_so_far(match: LiveMatch) -> N
 
 def demo_timeline(index: int = 0) -> Timeline:
     demo = demo_set(Seed(b"\x7e" * 16))[index]
-    table = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents)
-    recorded = [(e, at) for events, at, _ in play_locally(CATALOG, demo.setup, table, START)
-                for e in events]
-    return timeline(CATALOG, recorded)
+    return timeline(CATALOG, play_demo(demo, START)[0])
 
 
 def test_before_creation_there_is_nothing_to_see_and_versions_are_checked() -> None:
