@@ -7,7 +7,6 @@ justify are refused with `RecordRefused` (a RuleViolation naming the rule).
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import datetime
 
@@ -49,10 +48,8 @@ from domain.shuffle import Seed
 __all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
            "decide_checked"]
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 ABANDON_REASONS = ("ritiro", "assenza")
 RULING_KINDS = ("adjust-score", "annul-smazzata")
-_need = need
 
 
 def decide(state: MatchState, command: MatchCommand, at: datetime) -> tuple[MatchEvent, ...]:
@@ -121,7 +118,7 @@ def _check_clock(state: MatchState, at: datetime) -> None:
 
 
 def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
-    _need(state, Phase.NEW, "create the match")
+    need(state, Phase.NEW, "create the match")
     rules = state.catalog.get(command.game)
     if rules is None:
         raise RecordRefused("match-setup", f"unknown game {command.game!r}; known: "
@@ -154,7 +151,7 @@ def _check_provenance(command: CreateMatch) -> None:
         raise RecordRefused("provenance", "only a transcribed match has a source file and an "
                                           "importer")
     promise = command.match_seed_commitment
-    if promise is not None and not _HEX64.fullmatch(promise):
+    if promise is not None and not seeds.HEX64.fullmatch(promise):
         raise RecordRefused("seed-commitment", f"match seed commitment {promise!r} is not 64 "
                                                "lowercase hex digits (SHA-256)")
     if promise is not None and origin.transcribed:
@@ -179,7 +176,7 @@ def _check_setup(command: CreateMatch, seats: int) -> None:
 
 
 def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
-    _need(state, Phase.PLAY, "play")
+    need(state, Phase.PLAY, "play")
     to_move = state.to_move()
     if isinstance(command, PlayCard) and command.seat != to_move:
         raise RecordRefused("turn", f"seat {command.seat} cannot play: seat {to_move} is to move")

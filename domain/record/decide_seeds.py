@@ -27,8 +27,7 @@ from domain.record.outcomes import settled
 from domain.record.refusal import RecordRefused, need
 from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-_need = need
+HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def format_of(state: MatchState) -> Any:
@@ -38,8 +37,8 @@ def format_of(state: MatchState) -> Any:
 
 
 def commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
-    _need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
-    if not _HEX64.fullmatch(command.commitment):
+    need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
+    if not HEX64.fullmatch(command.commitment):
         raise RecordRefused("seed-commitment", f"commitment {command.commitment!r} is not 64 "
                                                "lowercase hex digits (SHA-256)")
     return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
@@ -56,7 +55,7 @@ def check_seed(state: MatchState, seed: Seed | None) -> Seed:
 
 
 def contribute(state: MatchState, command: ContributeSeed) -> SeedContributed:
-    _need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
+    need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
     assert state.seating is not None
     if not 0 <= command.seat < state.seating.players:
         raise RecordRefused("seed-contribution", f"seat {command.seat} does not exist")
@@ -78,7 +77,7 @@ def _effective(state: MatchState, house: Seed) -> Seed:
 
 
 def deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
-    _need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
+    need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
     seed = check_seed(state, command.seed)
     assert state.seating is not None
     events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata,
