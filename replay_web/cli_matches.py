@@ -1,0 +1,1 @@
+"""`verbale matches`: the stored matches (placeholder until the listing lands)."""
