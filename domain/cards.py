@@ -228,18 +228,92 @@ def parse_card(text: str) -> Card:
     words = _WORDS.match(lowered)
     if words is not None and words["rank"] in _RANK_WORDS and words["suit"] in _SUIT_WORDS:
         return card(_SUIT_WORDS[words["suit"]], _RANK_WORDS[words["rank"]])
-    raise CardParseError(f"{text!r} is not a card: expected {EXPECTED}")
+    raise CardParseError(f"{excerpt(text)} is not a card: expected {EXPECTED}")
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read a list of compact cards separated by spaces or commas; duplicates are an error."""
-    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    cards = tuple(parse_card(t) for t in tokens)
+SUIT_EXPECTED = "a suit: d c b s, denari coppe bastoni spade, quadri cuori fiori picche or ♦ ♥ ♣ ♠"
+
+
+def parse_suit(text: str) -> Suit:
+    """Read a suit: its letter, its Italian or French name, or its symbol."""
+    lowered = unicodedata.normalize("NFC", text).strip().lower().replace("\ufe0f", "")
+    suit = _SUIT_WORDS.get(lowered)
+    if suit is None:
+        raise CardParseError(f"{excerpt(text)} is not a suit: expected {SUIT_EXPECTED}")
+    return suit
+
+
+EXCERPT_CHARS = 40
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text` quoted, cut to its first `limit` characters and "…" when longer: what an error
+    message quotes of a bad input, however long the input."""
+    one_line = " ".join(text.split()) if len(text) > limit else text
+    return repr(one_line if len(one_line) <= limit else one_line[:limit] + "…")
+
+
+_SUFFIX = re.compile(r"=\S*$")
+
+
+def _is_one_card(piece: str) -> bool:
+    """Whether `piece` is one card, maybe with a `=value` suffix (the matta's `7c=1`)."""
+    try:
+        parse_card(_SUFFIX.sub("", piece))
+    except CardParseError:
+        return False
+    return True
+
+
+def split_cards(text: str) -> tuple[str, ...]:
+    """The items of a card list, as written. Commas separate cards ("sette di denari, re di
+    coppe"); a piece between commas that is not one card in words is split at its spaces, so
+    compact codes may be separated by spaces or commas ("4c 7b 2s", "7d, Rc Fb"). An item may
+    carry a `=value` suffix for its caller (the matta's value in Cirulla). Empty items are
+    dropped."""
+    items: list[str] = []
+    for piece in text.split(","):
+        words = piece.split()
+        if len(words) > 1 and _is_one_card(" ".join(words)):
+            items.append(" ".join(words))
+        else:
+            items.extend(words)
+    return tuple(items)
+
+
+_LIST_WORDS = {"di", "de"} | {w for w in (*_RANK_WORDS, *_SUIT_WORDS) if len(w) > 1}
+
+
+def parse_item(item: str, position: int, count: int) -> Card:
+    """Item `position` (from 1) of a list of `count` items; the error names it and its place."""
+    try:
+        return parse_card(item)
+    except CardParseError:
+        pass
+    hint = ""
+    if count > 1 and item.lower() in _LIST_WORDS:
+        hint = "; separate cards written in words with commas: 'sette di denari, re di coppe'"
+    where = f"item {position} of {count} in the list, {excerpt(item)}," if count > 1 \
+        else excerpt(item)
+    raise CardParseError(f"{where} is not a card: expected {EXPECTED}{hint}")
+
+
+def check_distinct(cards: Iterable[Card], text: str) -> None:
+    """Refuse a card listed twice in the list `text`."""
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
-            raise CardParseError(f"card {c.code} is listed twice in {text!r}")
+            raise CardParseError(f"card {c.code} is listed twice in {excerpt(text)}")
         seen.add(c)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a list of cards (see `split_cards`): compact codes separated by spaces or commas,
+    cards in words separated by commas; duplicates are an error, and so is any item that is not
+    a card (named with its place in the list)."""
+    items = split_cards(text)
+    cards = tuple(parse_item(item, k, len(items)) for k, item in enumerate(items, 1))
+    check_distinct(cards, text)
     return cards
 
 

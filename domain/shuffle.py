@@ -34,6 +34,15 @@ _MIX_TAG = b"verbale/mix-v1\x00"
 _DEAL_TAG = b"verbale/deal-v1\x00"
 
 
+SEED_EXPECTED = (f"expected an even number of hex digits (0-9, a-f), at least "
+                 f"{MIN_SEED_BYTES * 2} ({MIN_SEED_BYTES * 8} bits)")
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class SeedError(ValueError):
     """A seed that is too short, not hexadecimal, or does not match its commitment."""
 
@@ -47,15 +56,25 @@ class Seed:
     def __post_init__(self) -> None:
         if len(self.value) < MIN_SEED_BYTES:
             raise SeedError(
-                f"a seed needs at least {MIN_SEED_BYTES * 8} bits; got {len(self.value) * 8}")
+                f"a seed needs at least {MIN_SEED_BYTES * 8} bits ({MIN_SEED_BYTES * 2} hex "
+                f"digits); got {len(self.value) * 8} bits")
 
     @classmethod
     def from_hex(cls, text: str) -> Seed:
+        """Read a seed written in hexadecimal (an optional 0x, any case, spaces between bytes)."""
         cleaned = text.strip().lower().removeprefix("0x")
+        digits = "".join(cleaned.split())
+        bad = next((k for k, char in enumerate(digits) if char not in _HEX_DIGITS), None)
+        if bad is not None:
+            raise SeedError(f"seed {_excerpt(text)} is not hexadecimal ({digits[bad]!r} at digit "
+                            f"{bad + 1}): {SEED_EXPECTED}")
+        if len(digits) % 2:
+            raise SeedError(f"seed {_excerpt(text)} has an odd number of hex digits "
+                            f"({len(digits)}): {SEED_EXPECTED}")
         try:
             raw = bytes.fromhex(cleaned)
-        except ValueError:
-            raise SeedError(f"seed {text!r} is not hexadecimal") from None
+        except ValueError:  # spaces inside a byte
+            raise SeedError(f"seed {_excerpt(text)} is not hexadecimal: {SEED_EXPECTED}") from None
         return cls(raw)
 
     @property

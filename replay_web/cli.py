@@ -12,6 +12,7 @@ import the event store), and turns every failure into one line and an exit code:
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -79,6 +80,10 @@ class VerbaleGroup(LazyGroup):
             code = done.exit_code
         except SystemExit:
             raise
+        except BrokenPipeError:
+            # The reader went away (`verbale ... | head`): not an error of verbale's.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as error:
             if debug:
                 raise

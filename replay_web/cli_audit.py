@@ -10,6 +10,7 @@ import click
 
 from projections.outside_audit import UnreadableExport, audit, read_file
 from replay_web.cli import cli
+from replay_web.i18n import _
 
 
 @cli.command("audit")
@@ -23,7 +24,7 @@ def audit_command(file: Path, as_json: bool) -> None:
     try:
         lines = read_file(file)
     except UnreadableExport as error:
-        click.echo(f"verbale audit: {error}", err=True)
+        click.echo(_("verbale audit: {message}").format(message=error), err=True)
         sys.exit(2)
     report = audit(lines, str(file))
     if as_json:

@@ -6,24 +6,32 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from importlib.metadata import version
-from typing import TextIO
+from pathlib import Path
+from string import hexdigits
+from typing import TextIO, cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import click
 
 from domain.record.audit import Severity
+from domain.record.clock import stamp, utc
+from domain.record.commands import CreateMatch, MatchCommand
+from domain.record.decide import decide
 from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo
 from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
 from domain.record.envelope import RecordedBy, importer
-from domain.record.match import MatchState
+from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command
-from domain.record.tournament import ScheduleMatch
+from domain.record.tournament import TournamentRefused, TournamentState
 from domain.shuffle import Seed, SeedError
-from projections.store.app import Loaded, MatchStore
+from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
 from projections.store.config import StoreConfigError
-from projections.store.export import ExportError, export_jsonl
-from projections.store.verify import Verdict, summary, verify_store
-from replay_web.cli import cli, simulate
+from projections.store.export import ExportError
+from projections.store.verify import Tally, Verdict, tally, verify_store
+from replay_web.cli import CommandFailed, UsageProblem, cli, simulate
+from replay_web.i18n import _, ngettext
+from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
+from replay_web.progress import progress
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 DATABASE_HELP = "Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db)."
@@ -34,11 +42,16 @@ def simulator() -> RecordedBy:
     return RecordedBy("simulator", f"verbale {version('verbale')}")
 
 
-def open_store(database: str | None) -> MatchStore:
+def open_store(database: str | None, read_only: bool = False) -> MatchStore:
+    """The store named by --database, else by VERBALE_DATABASE_URL, else ./var/verbale.db.
+    `read_only` (verify, export, listing) creates and changes nothing. A bad URL is a usage
+    problem naming where it came from (exit 2); a store that cannot be opened raises
+    StoreUnavailable, one line naming the store (exit 1, replay_web/cli.py)."""
     try:
-        return MatchStore(url=database)
+        return MatchStore(url=database, read_only=read_only,
+                          origin="--database" if database is not None else None)
     except StoreConfigError as error:
-        raise click.BadParameter(str(error), param_hint="--database") from None
+        raise UsageProblem(str(error)) from None
 
 
 def parse_id(text: str) -> UUID:
@@ -54,59 +67,151 @@ def parse_id(text: str) -> UUID:
 @click.option("--database", default=None, help=DATABASE_HELP)
 def verify(match_text: str | None, database: str | None) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result."""
-    only = parse_id(match_text) if match_text else None
-    store = open_store(database)
+    if match_text is not None and not _looks_like_an_id(match_text):
+        # a usage problem whatever the store holds, so before opening it
+        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
+                             "least {minimum} hex digits)").format(text=match_text,
+                                                                   minimum=PREFIX_MINIMUM))
+    store = open_store(database, read_only=True)
     try:
-        verdicts = verify_store(store, only)
+        only = resolve_match(store, match_text) if match_text else None
+        verdicts = verify_store(store, only, lambda streams: progress(
+            streams, len(streams), _("verifying")))
     finally:
         store.close()
     for verdict in verdicts:
         for line in render_verdict(verdict):
             click.echo(line)
-    click.echo(summary(verdicts))
+    for line in render_in_progress(verdicts):
+        click.echo(line)
+    click.echo(render_summary(tally(verdicts)))
+    if only is not None:
+        for verdict in verdicts:
+            click.echo(_("head of {stream}: event {version}, hash {hash}").format(
+                stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
     if not all(v.ok for v in verdicts):
         sys.exit(1)
 
 
+def _looks_like_an_id(text: str) -> bool:
+    digits = text.strip().replace("-", "")
+    return PREFIX_MINIMUM <= len(digits) <= 32 and all(d in hexdigits for d in digits)
+
+
 def render_verdict(verdict: Verdict) -> list[str]:
     failed = len(verdict.of(Severity.FAILURE))
-    status = "OK" if verdict.ok else f"FAILED ({failed} problem{'' if failed == 1 else 's'})"
-    found = [_count(len(verdict.of(Severity.FINDING)), "irregularity", "irregularities"),
-             _count(len(verdict.of(Severity.NOTE)), "unverifiable check", "unverifiable checks")]
+    if not verdict.ok:
+        status = ngettext("FAILED ({n} problem)", "FAILED ({n} problems)", failed).format(
+            n=failed)
+    elif verdict.in_progress:
+        status = _("OK so far, in progress")
+    else:
+        status = _("OK")
+    findings, notes = len(verdict.of(Severity.FINDING)), len(verdict.of(Severity.NOTE))
+    found = [ngettext("{n} irregularity", "{n} irregularities", findings).format(n=findings)
+             if findings else "",
+             ngettext("{n} unverifiable check", "{n} unverifiable checks", notes).format(n=notes)
+             if notes else ""]
     extra = ", ".join(f for f in found if f)
     if extra:
         status += f", {extra}"
-    head = f"{verdict.stream}  {verdict.kind:<14} {verdict.events:>5} events  {status}"
-    lines = [head + (f"  ({verdict.note})" if verdict.note and verdict.ok else "")]
-    lines.extend(f"    match {verdict.stream} {problem}"
+    events = ngettext("{n} event", "{n} events", verdict.events).format(n=verdict.events)
+    head = f"{verdict.stream}  {verdict.kind:<14} {events:>11}  {status}"
+    note = _standing(verdict)
+    lines = [head + (f"  ({note})" if note and verdict.ok else "")]
+    what = _("tournament") if verdict.category == "tournament" else _("match")
+    lines.extend(f"    {what} {verdict.stream} {problem}"
                  for problem in sorted(verdict.problems, key=lambda p: -p.severity))
-    if verdict.note and not verdict.ok:
-        lines.append(f"    {verdict.note}")
+    if note and not verdict.ok:
+        lines.append(f"    {note}")
     return lines
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return "" if n == 0 else f"{n} {one if n == 1 else many}"
+def _standing(verdict: Verdict) -> str | None:
+    """Where a match not finished stands, for people (smazzate counted from 1)."""
+    if verdict.standing is None:
+        return verdict.note
+    smazzata, phase = verdict.standing
+    if phase == "ended":
+        return _("in progress: the play is over, a seed is not revealed yet")
+    return _("in progress: smazzata {n}, phase '{phase}'").format(n=smazzata, phase=phase)
+
+
+def render_in_progress(verdicts: list[Verdict]) -> list[str]:
+    """The matches in progress, each with the commitments it has not revealed yet."""
+    going = [v for v in verdicts if v.ok and v.in_progress]
+    if not going:
+        return []
+    lines = [ngettext("{n} match in progress, its commitments not yet revealed:",
+                      "{n} matches in progress, their commitments not yet revealed:",
+                      len(going)).format(n=len(going))]
+    for verdict in going:
+        lines.append(f"  {verdict.stream}  {verdict.kind}  {_standing(verdict) or ''}".rstrip())
+        for smazzata, commitment in verdict.unrevealed:
+            label = (_("commitment to the match seed") if smazzata is None else
+                     _("commitment to the seed of smazzata {n}").format(n=smazzata))
+            lines.append(f"      {label}: {commitment}")
+    return lines
+
+
+def render_summary(t: Tally) -> str:
+    text = _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
+             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(
+        streams=t.streams, tournaments=t.tournaments, matches=t.matches, events=t.events,
+        finished=t.finished, in_progress=t.in_progress, failed=t.failed)
+    if t.irregularities or t.unverifiable:
+        text += _("; {irregularities} irregularities for the arbiter, {unverifiable} "
+                  "unverifiable checks").format(irregularities=t.irregularities,
+                                                unverifiable=t.unverifiable)
+    return text
 
 
 @cli.command("export")
-@click.option("--match", "match_text", required=True, help="The match id.")
+@click.option("--match", "match_text", required=True,
+              help="The match id, or a unique prefix of it.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
-              show_default=True)
-@click.option("--output", type=click.File("w", encoding="utf-8"), default="-",
-              help="Output file (default: standard output).")
+              show_default=True, help="JSON lines: one stored record per line.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE",
+              help="Write to FILE, all or nothing (default: standard output).")
 @click.option("--database", default=None, help=DATABASE_HELP)
-def export(match_text: str, fmt: str, output: TextIO, database: str | None) -> None:
-    """Write a match's events as JSON lines (docs/events.md)."""
-    stream = parse_id(match_text)
-    store = open_store(database)
+def export(match_text: str, fmt: str, output: Path | None, database: str | None) -> None:
+    """Write a match's events as JSON lines (docs/events.md), then say how many and the head
+    hash (the hash of the last event): on standard error when the lines go to standard output,
+    on standard output when they go to a file. A file is written whole or not at all."""
+    from projections.store.export import Exported, export_file, write_jsonl
+
+    to_file = output is not None and str(output) != "-"
+    store = open_store(database, read_only=True)
     try:
-        for line in export_jsonl(store, stream):
-            output.write(line + "\n")
+        stream = resolve_match(store, match_text)
+        done: Exported
+        if to_file:
+            assert output is not None
+            try:
+                done = export_file(store, stream, output)
+            except OSError as error:
+                raise CommandFailed(_("cannot write {file}: {reason}").format(
+                    file=output, reason=error.strerror or error)) from None
+        else:
+            with click.open_file("-", "w", encoding="utf-8") as lines:
+                done = write_jsonl(store, stream, cast(TextIO, lines))
+                lines.flush()
     except ExportError as error:
-        raise click.ClickException(str(error)) from None
+        raise CommandFailed(str(error)) from None
     finally:
         store.close()
+    where = str(output) if to_file else _("standard output")
+    click.echo(ngettext("{count} event of match {stream} written to {where}; head hash {head}",
+                        "{count} events of match {stream} written to {where}; head hash {head}",
+                        done.events).format(count=done.events, stream=stream, where=where,
+                                            head=done.head), err=not to_file)
+    if not done.head_agrees:
+        last, head = done.stored_head or (0, "-")
+        raise CommandFailed(_("the store's head of match {stream} is event {version} (hash "
+                              "{head}), not the last event exported: run 'verbale verify "
+                              "--match {stream}'").format(stream=stream, version=last,
+                                                          head=head))
 
 
 @simulate.command("matches")
@@ -119,8 +224,10 @@ def export(match_text: str, fmt: str, output: TextIO, database: str | None) -> N
 def simulate_matches(seed_text: str, count: int | None, into_store: bool,
                      database: str | None) -> None:
     """Play a demo set of matches (both games, 2 and 4 players, every format, some timeouts,
-    abandons and rulings); with --store, record them, one transaction per action, and, for the
-    whole set, one transcribed match (unknown cards, two noted irregularities)."""
+    abandons and rulings); with --store, record them, one transaction per action (a match's
+    place in its tournament and its creation in one), and, for the whole set, one transcribed
+    match (unknown cards, two noted irregularities). Run again, it completes the matches an
+    interrupted run left open."""
     try:
         seed = Seed.from_hex(seed_text)
     except SeedError as error:
@@ -133,27 +240,39 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
     store = open_store(database)
     try:
         tournaments = _tournaments(store, seed)
-        for index, demo in enumerate(demos):
-            click.echo(_line(*_record(store, demo, tournaments, index)))
+        for index, demo in progress(list(enumerate(demos)), len(demos),
+                                    _("recording matches")):
+            for line in _record(store, demo, tournaments, index):
+                click.echo(line)
         if count is None:
-            click.echo(_record_transcribed(store, seed))
+            for line in _record_transcribed(store, seed):
+                click.echo(line)
     finally:
         store.close()
 
 
-def _record_transcribed(store: MatchStore, seed: Seed) -> str:
-    """The demo's transcribed match, each action with the importer's envelope (file:line)."""
+def _record_transcribed(store: MatchStore, seed: Seed) -> list[str]:
+    """The demo's transcribed match, each action with the importer's envelope (file:line),
+    recorded as one import: in one transaction, all or nothing. A transcription left half
+    recorded (one transaction per action, before) is completed from where it stopped."""
     stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:transcribed")
+    actions = [(command, at, importer(IMPORTER, SOURCE, line))
+               for line, (command, at) in enumerate(transcribe().commands, start=1)]
     loaded = store.load(stream)
-    if not loaded.version:
-        for line, (command, at) in enumerate(transcribe().commands, start=1):
-            loaded = store.execute(stream, command, at, importer(IMPORTER, SOURCE, line), loaded)
+    lines = []
+    if not _finished(loaded.state):
+        done = _actions_stored(store, stream, loaded, [(c, at) for c, at, _by in actions])
+        (loaded,) = store.execute_batch([(stream, actions[done:])])
+        if done:
+            lines.append(_resumed(stream))
     result = loaded.state.result
-    outcome = "in corso" if result is None else (f"{result.scores[0]}-{result.scores[1]} "
-                                                 f"({result.reason})")
+    outcome = _("in progress") if result is None else (f"{result.scores[0]}-{result.scores[1]} "
+                                                       f"({result.reason})")
     noted = len(loaded.state.irregularities)
-    return (f"{stream}  cirulla  2p trascritta    {loaded.version:>4} events  {outcome}, "
-            f"{noted} irregolarità annotate")
+    lines.append(_("{stream}  cirulla  2p transcribed {events:>5} events  {outcome}, {noted} "
+                   "irregularities noted").format(stream=stream, events=loaded.version,
+                                                  outcome=outcome, noted=noted))
+    return lines
 
 
 def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
@@ -161,43 +280,139 @@ def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
     return len(recorded), last
 
 
-def _tournaments(store: MatchStore, seed: Seed) -> dict[str, UUID]:
-    ids = {}
+def _tournaments(store: MatchStore, seed: Seed) -> dict[str, Loaded]:
+    """The demo's two tournaments, created if missing (each in one transaction)."""
+    loaded = {}
     for game in ("cirulla", "briscola"):
         stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:{game}")
         if store.load_tournament(stream).version == 0:
             store.create_tournament(f"Torneo dimostrativo di {game}", game, START, simulator(),
                                     stream)
-        ids[game] = stream
-    return ids
+        loaded[game] = store.load_tournament(stream)
+    return loaded
 
 
-def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, UUID],
-            index: int) -> tuple[UUID, DemoMatch, tuple[int, MatchState]]:
+def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, Loaded],
+            index: int) -> list[str]:
+    """Record demo match `index` at its round and table, or complete it if an interrupted run
+    left it open; its line (and one saying it was resumed)."""
     stream = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")
-    existing = store.load(stream)
-    if existing.version:
-        return stream, demo, (existing.version, existing.state)
     tournament = tournaments[demo.setup.game]
     place = (index // 4 + 1, index % 4 + 1)
-    setup = replace(demo.setup, tournament=str(tournament), round=place[0], table=place[1])
-    store.schedule(tournament, ScheduleMatch(place[0], place[1], str(stream)), START,
-                   simulator())
-    loaded = record_match(store, stream, replace(demo, setup=setup))
-    return stream, demo, (loaded.version, loaded.state)
+    setup = replace(demo.setup, tournament=str(tournament.stream), round=place[0],
+                    table=place[1])
+    loaded, how = _record_bot(store, stream, replace(demo, setup=setup), START, tournaments)
+    lines = [_resumed(stream)] if how == "resumed" else []
+    return [*lines, _line(stream, demo, (loaded.version, loaded.state))]
 
 
 def record_match(store: MatchStore, stream: UUID, demo: DemoMatch,
                  start: datetime = START) -> Loaded:
     """Record a bot match into the store action by action, one transaction each, as a live
-    table does: the one recording loop of `simulate ... --store`."""
+    table does: the one recording loop of `simulate ... --store`. A match already stored and
+    not finished (an interrupted run) is completed from its stored state."""
+    return _record_bot(store, stream, demo, start, None)[0]
+
+
+def _record_bot(store: MatchStore, stream: UUID, demo: DemoMatch, start: datetime,
+                tournaments: dict[str, Loaded] | None) -> tuple[Loaded, str]:
+    """The recording loop; how it went: "recorded", "resumed" or "stored" (finished before).
+    With `tournaments`, the match is scheduled in its tournament (which the dict's entry for
+    its game is) and created in one transaction, and the entry follows the write."""
     by = simulator()
-    loaded = store.execute(stream, demo.setup, start, by)
     table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), start
+    loaded = store.load(stream)
+    if loaded.version == 0:
+        how = "recorded"
+        if tournaments is None:
+            loaded = store.execute(stream, demo.setup, start, by)
+        else:
+            game = demo.setup.game
+            place = (demo.setup.round or 0, demo.setup.table or 0)
+            if cast(TournamentState, tournaments[game].state).places.get(place) == str(stream):
+                how = "resumed"   # scheduled by an earlier run that stopped before creating it
+            tournaments[game], loaded = _schedule_and_create(store, tournaments[game], stream,
+                                                             demo.setup, start, by)
+    elif _finished(loaded.state):
+        return loaded, "stored"
+    else:
+        how = "resumed"
+        table, at = _resume_point(store, stream, demo, start, loaded)
     while (step := next_command(loaded.state, table, at)) is not None:
         command, at, table = step
         loaded = store.execute(stream, command, at, by, loaded)
-    return loaded
+    return loaded, how
+
+
+def _schedule_and_create(store: MatchStore, tournament: Loaded, stream: UUID,
+                         setup: CreateMatch, at: datetime,
+                         by: RecordedBy) -> tuple[Loaded, Loaded]:
+    try:
+        try:
+            return store.schedule_and_create(tournament.stream, stream, setup, at, by,
+                                             tournament)
+        except ConcurrencyConflict:   # another writer scheduled a match meanwhile: read again
+            return store.schedule_and_create(tournament.stream, stream, setup, at, by)
+    except TournamentRefused as refused:
+        raise CommandFailed(_("match {stream} cannot be scheduled in tournament {tournament}: "
+                              "{reason}").format(stream=stream, tournament=tournament.stream,
+                                                 reason=refused)) from None
+
+
+def _finished(state: MatchState) -> bool:
+    """Over, every seed revealed, and the match seed too if it was committed to."""
+    promised = state.created.match_seed_commitment if state.created else None
+    return (state.phase is Phase.ENDED and state.commitment is None
+            and (promised is None or state.match_seed is not None))
+
+
+def _resume_point(store: MatchStore, stream: UUID, demo: DemoMatch, start: datetime,
+                  loaded: Loaded) -> tuple[Table, datetime]:
+    """The bot table and its clock after the stored events: the match is played again from its
+    seed without the store, and every stored event must be the one the bots' table makes; then
+    the recording goes on exactly where the interrupted run stopped."""
+    table, at = Table(demo.match_seed, BOTS[demo.setup.game], demo.incidents), start
+    stored = [(fact.to_domain(), fact.timestamp) for fact in store.facts(stream)]
+    state, command, done = initial(store.catalog), cast(MatchCommand, demo.setup), 0
+    while True:
+        for event in decide(state, command, at):
+            if done >= len(stored) or stored[done] != (event, stamp(at)):
+                raise _cannot_resume(stream, done + 1)
+            state, done = evolve(state, event, utc(at)), done + 1
+        if done == len(stored):
+            return table, at
+        step = next_command(state, table, at)
+        if step is None:
+            raise _cannot_resume(stream, done + 1)
+        command, at, table = step
+
+
+def _actions_stored(store: MatchStore, stream: UUID, loaded: Loaded,
+                    actions: list[tuple[MatchCommand, datetime]]) -> int:
+    """How many of `actions` the stored events of `stream` are (a prefix of them, or fail)."""
+    if loaded.version == 0:
+        return 0
+    stored = [(fact.to_domain(), fact.timestamp) for fact in store.facts(stream)]
+    state, done = initial(store.catalog), 0
+    for number, (command, at) in enumerate(actions, start=1):
+        for event in decide(state, command, at):
+            if done >= len(stored) or stored[done] != (event, stamp(at)):
+                raise _cannot_resume(stream, done + 1)
+            state, done = evolve(state, event, utc(at)), done + 1
+        if done == len(stored):
+            return number
+    raise _cannot_resume(stream, done + 1)
+
+
+def _cannot_resume(stream: UUID, event: int) -> CommandFailed:
+    return CommandFailed(_("match {stream} is stored but not finished, and its event {event} is "
+                           "not what this recording makes: it cannot be completed here "
+                           "(nothing was recorded; 'verbale verify --match {stream}' checks "
+                           "it)").format(stream=stream, event=event))
+
+
+def _resumed(stream: UUID) -> str:
+    return _("resumed match {stream} left open by an interrupted run").format(stream=stream)
 
 
 def store_seeded(demo: DemoMatch, database: str | None) -> None:
@@ -208,13 +423,16 @@ def store_seeded(demo: DemoMatch, database: str | None) -> None:
                                   f"{len(demo.setup.players)}")
     store = open_store(database)
     try:
-        existing = store.load(stream)
-        loaded = existing if existing.version else record_match(store, stream, demo)
+        loaded, how = _record_bot(store, stream, demo, START, None)
     finally:
         store.close()
     click.echo(_line(stream, demo, (loaded.version, loaded.state)))
-    click.echo(f"recorded as match {stream}" if not existing.version
-               else f"already recorded as match {stream}")
+    if how == "resumed":
+        click.echo(_resumed(stream))
+    elif how == "stored":
+        click.echo(_("already recorded as match {stream}").format(stream=stream))
+    else:
+        click.echo(_("recorded as match {stream}").format(stream=stream))
 
 
 def _line(stream: UUID | None, demo: DemoMatch, played: tuple[int, MatchState]) -> str:

@@ -63,6 +63,10 @@ class MatchCreated:
     Since class_version 2: how it was recorded (`provenance`), the table's `visibility` options
     and, when every smazzata seed derives from one match seed (docs/shuffle.md section 2), that
     seed's `match_seed_commitment`. A version-1 record reads with all three None: not recorded.
+
+    `ruleset` and `match_format` hold each option as the text the game's parsers read ("21",
+    "false"); since class_version 3 the store writes integer and boolean options as JSON
+    numbers and booleans and reads them back as these texts (projections/store/facts.py).
     """
 
     game: str

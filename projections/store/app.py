@@ -21,7 +21,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Trans
 from eventsourcing.utils import Environment, EnvType, get_topic
 
 from domain.record.clock import parse_stamp, stamp, utc
-from domain.record.commands import MatchCommand
+from domain.record.commands import CreateMatch, MatchCommand
 from domain.record.decide import decide
 from domain.record.envelope import RecordedBy
 from domain.record.games import GameRules
@@ -35,8 +35,9 @@ from domain.record.tournament import (
     evolve_tournament,
 )
 from projections.store.canonical import GENESIS, canonical_json, event_hash, presorted_json
-from projections.store.config import URL_VARIABLE, store_env
+from projections.store.config import READ_ONLY, URL_VARIABLE, WHERE, store_env
 from projections.store.facts import FACT_OF, TOPIC_OF, StoredFact, record_of
+from projections.store.opening import OPEN_ERRORS, unavailable
 from projections.store.recorders import ChainedPostgresRecorder, ChainedSQLiteRecorder, Head
 
 
@@ -99,12 +100,26 @@ class MatchStore(Application[UUID]):
 
     def __init__(self, env: EnvType | None = None,
                  catalog: Mapping[str, GameRules] | None = None, *,
-                 url: str | None = None) -> None:
+                 url: str | None = None, read_only: bool = False,
+                 origin: str | None = None) -> None:
+        """`read_only`: create and change nothing (verify, export, listing); a missing, empty
+        or foreign database is refused (opening.py). `origin` names where `url` came from in
+        a configuration error. A database that cannot be used raises StoreUnavailable."""
         if catalog is None:
             from domain.record.catalog import CATALOG
             catalog = CATALOG
         self.catalog = catalog
-        super().__init__(env=_environment(env, url))
+        environment = _environment(env, url, read_only, origin)
+        self.where = environment.get(WHERE) or "the store"
+        self.read_only = read_only
+        try:
+            super().__init__(env=environment)
+        except OPEN_ERRORS as error:
+            # Whatever was opened is closed: a refused file is left as it was found.
+            factory = getattr(self, "factory", None)
+            if factory is not None:
+                factory.close()
+            raise unavailable(error, self.where) from None
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         # Only the store's own configuration: stray library variables in os.environ must not
@@ -156,6 +171,15 @@ class MatchStore(Application[UUID]):
 
     def streams(self) -> list[UUID]:
         return self.chained.select_stream_ids()
+
+    def streams_starting(self, prefix: str, limit: int = 6) -> list[UUID]:
+        """The stored streams (matches and tournaments) whose id starts with the hex digits
+        `prefix` (dashes ignored), in id order, at most `limit`: one range of the key."""
+        digits = prefix.replace("-", "").lower()
+        if len(digits) > 32 or any(d not in "0123456789abcdef" for d in digits):
+            raise ValueError(f"{prefix!r} is not the start of a stream id (hex digits)")
+        low, high = UUID(digits.ljust(32, "0")), UUID(digits.ljust(32, "f"))
+        return self.chained.select_streams_between(low, high, limit)
 
     # ---- writing ------------------------------------------------------------------------------
 
@@ -236,6 +260,41 @@ class MatchStore(Application[UUID]):
         loaded = self.load_tournament(tournament)
         self._append_tournament(loaded, decide_schedule(loaded.state, command), at, by)
 
+    def schedule_and_create(self, tournament: UUID, match: UUID, setup: CreateMatch,
+                            at: datetime, by: RecordedBy, schedule: Loaded | None = None
+                            ) -> tuple[Loaded, Loaded]:
+        """Schedule `match` in its tournament (at the round and table `setup` names) and create
+        it, in one transaction: both streams' events, or nothing. A match already scheduled
+        there but never created (a run interrupted before this existed) is only created.
+        `schedule` is the tournament as this writer last saw it (else it is read); if another
+        writer appended to it since, nothing is stored (ConcurrencyConflict). Returns the
+        tournament and the match after the write."""
+        if setup.tournament != str(tournament) or setup.round is None or setup.table is None:
+            raise ValueError(f"match {match}: its MatchCreated must name tournament "
+                             f"{tournament}, a round and a table")
+        place = ScheduleMatch(setup.round, setup.table, str(match))
+        if schedule is None or schedule.stream != tournament:
+            schedule = self.load_tournament(tournament)
+        planned = cast(TournamentState, schedule.state)
+        scheduled: Sequence[TournamentEvent] = ()
+        if planned.places.get((place.round, place.table)) != place.match:
+            scheduled = decide_schedule(planned, place)
+        for fact in scheduled:
+            planned = evolve_tournament(planned, fact)
+        loaded = self.load(match)
+        created = decide(cast(MatchState, loaded.state), setup, at)
+        state = cast(MatchState, loaded.state)
+        for event in created:
+            state = evolve(state, event, utc(at))
+        rows, head = stored_stream(tournament, schedule.version, schedule.head,
+                                   [(fact, at, by) for fact in scheduled])
+        made, match_head = stored_stream(match, loaded.version, loaded.head,
+                                         [(event, at, by) for event in created])
+        self._insert([*rows, *made])
+        return (Loaded(tournament, planned, schedule.version + len(rows),
+                       head if rows else schedule.head),
+                Loaded(match, state, loaded.version + len(made), match_head))
+
     def _append_tournament(self, loaded: Loaded, events: Sequence[TournamentEvent],
                            at: datetime, by: RecordedBy) -> None:
         facts, _ = chain_facts(loaded.stream, loaded.version, loaded.head, events, at, by)
@@ -259,12 +318,15 @@ class BatchRefused(ValueError):
         self.stream, self.action, self.error = stream, action, error
 
 
-def _environment(env: EnvType | None, url: str | None) -> dict[str, str]:
+def _environment(env: EnvType | None, url: str | None, read_only: bool = False,
+                 origin: str | None = None) -> dict[str, str]:
     given = dict(env or {})
     if url is None and "PERSISTENCE_MODULE" in given:
-        return given
+        return {**given, READ_ONLY: "yes" if read_only else given.get(READ_ONLY, "no")}
+    if url is None and given.get(URL_VARIABLE):
+        url, origin = given[URL_VARIABLE], origin or URL_VARIABLE
     return {**{k: v for k, v in given.items() if k != URL_VARIABLE},
-            **store_env(url or given.get(URL_VARIABLE))}
+            **store_env(url, read_only=read_only, origin=origin)}
 
 
 def _conflict(streams: set[str], error: Exception) -> ConcurrencyConflict:

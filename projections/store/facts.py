@@ -5,11 +5,15 @@ version}` (docs/events.md); `data` is the domain event in plain JSON (codec.py).
 stores the record's canonical JSON as the row's state and the class's module path as its topic,
 so these classes are a stored schema: never rename or move one; change one by raising its
 `class_version` and adding `upcast_vN_vN+1(state)` (a static method that rewrites the old
-state's `data` in place), and add a golden test of the new JSON.
+state's `data` in place), and add a golden test of the new JSON. A class whose stored `data`
+is not exactly the codec's JSON of its domain event says so in `data_of` (writing) and
+`domain_data` (reading): MatchCreated stores its options as typed JSON values (since v3) while
+the domain keeps them as the option texts the rules parse.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, ClassVar
 from uuid import UUID
@@ -17,7 +21,7 @@ from uuid import UUID
 from domain import events as play
 from domain.record import events as record
 from domain.record.envelope import RecordedBy
-from projections.store.codec import JSON, decode, encode
+from projections.store.codec import JSON, CodecError, decode, encode
 
 
 class StoredFact:
@@ -63,8 +67,17 @@ class StoredFact:
         return {k: v for k, v in vars(self).items()
                 if k not in ("originator_id", "originator_version")}
 
+    @classmethod
+    def data_of(cls, event: object) -> dict[str, JSON]:
+        """The record's `data` for `event`: its fields as JSON (codec.py)."""
+        return encode(event)
+
+    def domain_data(self) -> dict[str, JSON]:
+        """`data` (in the newest layout, after the upcasters) as the codec decodes it."""
+        return self.data
+
     def to_domain(self) -> Any:
-        return decode(self.domain_type, self.data, f"{self.type} (event {self.version})")
+        return decode(self.domain_type, self.domain_data(), f"{self.type} (event {self.version})")
 
     def envelope(self) -> RecordedBy | None:
         """Who recorded it; None for a record written before the envelope existed."""
@@ -79,7 +92,7 @@ class StoredFact:
 def record_of(fact_class: type[StoredFact], version: int, timestamp: str, previous_hash: str,
               event: object, stream: str, by: RecordedBy) -> dict[str, JSON]:
     """The record of `event`, keys in sorted order (canonical.presorted_json relies on it)."""
-    return {"class_version": fact_class.class_version, "data": encode(event),
+    return {"class_version": fact_class.class_version, "data": fact_class.data_of(event),
             "previous_hash": previous_hash, "recorded_by": _envelope(by), "stream": stream,
             "timestamp": timestamp, "type": fact_class.__name__, "version": version}
 
@@ -101,12 +114,100 @@ def _added(*names: str) -> Any:
     return staticmethod(upcast)
 
 
+# MatchCreated v3: the values of `ruleset` and `match_format` are JSON values of the option's
+# declared type (domain/match_format.py MatchFormat, domain/cirulla/ruleset.py Ruleset,
+# domain/briscola/state.py BriscolaRules; docs/events.md section 4): `"length":21`,
+# `"ko":false`, `"piccola_fino_al":6`. An option not listed here (a game of another catalog, an
+# option added later without a class_version) is a string, as before. The domain keeps the
+# options as the texts its parsers read ("21", "false"): the codec of this class converts.
+_FORMAT_TYPES: dict[str, type] = {
+    "kind": str, "length": int, "ko": bool, "cappotto_ends": bool, "vinco_subito": bool,
+    "target_strict": bool, "vinco_subito_ends_smazzata_only": bool, "smazzate_pari": bool,
+    "vp": bool, "cappotto_waits_end": bool}
+OPTION_TYPES: dict[str, dict[str, dict[str, type]]] = {
+    "cirulla": {"match_format": _FORMAT_TYPES,
+                "ruleset": {"redeal": str, "deal_order": str, "direction": str,
+                            "asso_su_asso": str, "piccola_fino_al": int, "primiera": str,
+                            "matta_durata": str, "decino_tre_assi": int, "accuso": str,
+                            "presa_obbligata": str}},
+    "briscola": {"match_format": _FORMAT_TYPES, "ruleset": {"vinco_subito": bool}},
+}
+_OPTIONS = ("match_format", "ruleset")
+_INTEGER = re.compile(r"0|-?[1-9][0-9]*")
+
+
+def _typed_value(kind: type, value: JSON) -> JSON:
+    """The text `value` as a JSON value of type `kind`; as it is when it is not exactly the
+    text of one (`"021"`, `"yes"`): decoding then reports it, nothing is lost."""
+    if kind is bool and value in ("true", "false"):
+        return value == "true"
+    if kind is int and isinstance(value, str) and _INTEGER.fullmatch(value):
+        return int(value)
+    return value
+
+
+def _types_of(data: dict[str, JSON]) -> dict[str, dict[str, type]]:
+    game = data.get("game")
+    return OPTION_TYPES.get(game, {}) if isinstance(game, str) else {}
+
+
+def _typed_options(data: dict[str, JSON]) -> None:
+    """Every option text of `data` (MatchCreated, v2 layout) as its declared type, in place."""
+    game = _types_of(data)
+    for name in _OPTIONS:
+        options, types = data.get(name), game.get(name, {})
+        if isinstance(options, dict):
+            data[name] = {k: _typed_value(types.get(k, str), v) for k, v in options.items()}
+
+
+def _upcast_v2_v3(state: dict[str, Any]) -> None:
+    if isinstance(state.get("data"), dict):
+        _typed_options(state["data"])
+
+
+def _option_text(value: JSON, kind: type, path: str) -> str:
+    if type(value) is not kind:
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise CodecError(f"{path}: expected {_JSON_NAME[kind]}, got {shown}")
+    if kind is bool:
+        return "true" if value else "false"
+    return str(value)
+
+
+_JSON_NAME = {str: "a string", int: "an integer", bool: "true or false"}
+
+
 class MatchCreated(StoredFact):
-    """v2: provenance, visibility, match_seed_commitment."""
+    """v2: provenance, visibility, match_seed_commitment. v3: `ruleset` and `match_format`
+    values of their type (21, false), not all strings."""
 
     domain_type = record.MatchCreated
-    class_version = 2
+    class_version = 3
     upcast_v1_v2 = _added("provenance", "visibility", "match_seed_commitment")
+    upcast_v2_v3 = staticmethod(_upcast_v2_v3)
+
+    @classmethod
+    def data_of(cls, event: object) -> dict[str, JSON]:
+        data = encode(event)
+        _typed_options(data)
+        return data
+
+    def domain_data(self) -> dict[str, JSON]:
+        """The options back as the texts the domain parses; a value not of its declared type
+        is a decoding error naming it."""
+        data = self.data
+        if not isinstance(data, dict):
+            return data
+        game = _types_of(data)
+        texts = dict(data)
+        for name in _OPTIONS:
+            options, types = data.get(name), game.get(name, {})
+            if isinstance(options, dict):
+                where = f"{self.type} (event {self.version}).{name}"
+                texts[name] = {k: _option_text(v, types.get(k, str), f"{where}.{k}")
+                               for k, v in options.items()}
+        return texts
 
 
 class SeedCommitted(StoredFact):

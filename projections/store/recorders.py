@@ -5,11 +5,18 @@ In the same transaction as the events, the recorder checks that each new event's
 stream) and moves the stream's head (`version`, `head_hash`) forward: a write that would fork or
 skip the chain is refused and nothing is stored. The database itself refuses UPDATE and DELETE
 on the events table and any backward move of a head (triggers, on both databases).
-Selected by APPLICATION_RECORDER_TOPIC (app.py).
+Built by the store's infrastructure factories (opening.py), which open the database, recognise
+what it holds and create, upgrade or refuse it before the recorder is used.
+
+The tables are `verbale_events` and `verbale_heads`, and the marker `verbale_store` says which
+layout of verbale's tables the database holds (SCHEMA_VERSION). Version 1 (SQLite only, no
+marker) was the library's default `stored_events` with `stream_heads`: opened for writing it is
+renamed in place, in one transaction, without rewriting any event (LEGACY_SQLITE_UPGRADE).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -18,6 +25,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from psycopg import Cursor
+from psycopg.errors import DuplicateObject
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composed, Identifier
 
@@ -25,6 +33,28 @@ from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 
 APPEND_ONLY = "the event store is append-only"
 _DDL_LOCK = 0x76657262616C65   # "verbale": the advisory lock key of the store's DDL
+
+EVENTS_TABLE, HEADS_TABLE, MARKER_TABLE = "verbale_events", "verbale_heads", "verbale_store"
+SCHEMA_VERSION = 2
+LEGACY_EVENTS_TABLE, LEGACY_HEADS_TABLE = "stored_events", "stream_heads"
+LEGACY_TRIGGERS = ("stored_events_no_update", "stored_events_no_delete",
+                   "stream_heads_no_delete", "stream_heads_forward")
+MARKER_COLUMNS = "(schema_version INTEGER NOT NULL, written_by TEXT NOT NULL)"
+_MARKER_ROW = f"'{EVENTS_TABLE}, {HEADS_TABLE} (verbale)'"
+
+
+def sqlite_marker_statements() -> list[str]:
+    return [f"CREATE TABLE IF NOT EXISTS {MARKER_TABLE} {MARKER_COLUMNS}",
+            f"INSERT INTO {MARKER_TABLE} SELECT {SCHEMA_VERSION}, {_MARKER_ROW} "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {MARKER_TABLE})"]
+
+
+LEGACY_SQLITE_UPGRADE = [
+    *(f"DROP TRIGGER IF EXISTS {name}" for name in LEGACY_TRIGGERS),
+    f"ALTER TABLE {LEGACY_EVENTS_TABLE} RENAME TO {EVENTS_TABLE}",
+    f"ALTER TABLE {LEGACY_HEADS_TABLE} RENAME TO {HEADS_TABLE}",
+]
+"""Version 1 to 2 on SQLite (then the guard statements and the marker, same transaction)."""
 
 
 class ChainError(ValueError):
@@ -67,13 +97,20 @@ def _as_uuid(value: UUID | str) -> UUID:
 
 
 class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
-    heads_table = "stream_heads"
+    def __init__(self, datastore: Any, events_table_name: str = EVENTS_TABLE,
+                 heads_table: str = HEADS_TABLE) -> None:
+        self.heads_table = heads_table
+        super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *self.guard_statements(),
+                *sqlite_marker_statements()]
+
+    def guard_statements(self) -> list[str]:
+        """The heads table and the append-only triggers (idempotent)."""
         events, heads = self.events_table_name, self.heads_table
         refuse = "SELECT RAISE(ABORT, 'verbale: {op} on {table} refused: " + APPEND_ONLY + "')"
         return [
-            *super().construct_create_table_statements(),
             f"CREATE TABLE IF NOT EXISTS {heads} (stream_id TEXT PRIMARY KEY, "
             "version INTEGER NOT NULL, head_hash TEXT NOT NULL) WITHOUT ROWID",
             f"CREATE TRIGGER IF NOT EXISTS {events}_no_update BEFORE UPDATE ON {events} "
@@ -136,6 +173,59 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
             row = c.fetchone()
             return None if row is None else (UUID(row[0]), row[1], row[2])
 
+    # ---- listing and id prefixes (projections/store/listing.py, replay_web/match_ids.py) ----
+
+    def select_streams_between(self, low: UUID, high: UUID, limit: int) -> list[UUID]:
+        """The streams whose ids lie in [low, high] (the range of an id prefix), in id order,
+        at most `limit`: a range of the primary key."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT DISTINCT originator_id FROM {self.events_table_name} "
+                      "WHERE originator_id BETWEEN ? AND ? ORDER BY originator_id LIMIT ?",
+                      (low.hex, high.hex, limit))
+            return [UUID(r[0]) for r in c.fetchall()]
+
+    def select_first_events(self) -> list[tuple[StoredEvent, int]]:
+        """Every stream's first event with the stream's head version: one primary-key lookup
+        per head."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT h.stream_id, h.version, e.topic, e.state FROM {self.heads_table} "
+                      f"AS h CROSS JOIN {self.events_table_name} AS e ON e.originator_id = "
+                      "h.stream_id AND e.originator_version = 1")
+            return [(StoredEvent(UUID(r[0]), 1, r[2], r[3]), r[1]) for r in c.fetchall()]
+
+    def select_last_events(self, streams: Sequence[UUID], count: int,
+                           topic: str) -> list[StoredEvent]:
+        """The events of `topic` among the last `count` of each of `streams` (up to its head),
+        in stream order."""
+        found: list[StoredEvent] = []
+        for chunk in _chunks(streams):
+            marks = ",".join("?" * len(chunk))
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"SELECT e.originator_id, e.originator_version, e.topic, e.state FROM "
+                          f"{self.heads_table} AS h CROSS JOIN {self.events_table_name} AS e "
+                          "ON e.originator_id = h.stream_id AND e.originator_version > "
+                          f"h.version - ? WHERE h.stream_id IN ({marks}) AND e.topic = ? "
+                          "ORDER BY e.originator_id, e.originator_version",
+                          (count, *(s.hex for s in chunk), topic))
+                found.extend(StoredEvent(UUID(r[0]), r[1], r[2], r[3]) for r in c.fetchall())
+        return found
+
+    def count_topics(self, streams: Sequence[UUID],
+                     topics: Sequence[str]) -> dict[tuple[UUID, str], int]:
+        """How many events of each of `topics` each of `streams` holds (absent: none); reads
+        the topic column only."""
+        counts: dict[tuple[UUID, str], int] = {}
+        kinds = ",".join("?" * len(topics))
+        for chunk in _chunks(streams):
+            marks = ",".join("?" * len(chunk))
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"SELECT originator_id, topic, COUNT(*) FROM {self.events_table_name} "
+                          f"WHERE originator_id IN ({marks}) AND topic IN ({kinds}) "
+                          "GROUP BY originator_id, topic",
+                          (*(s.hex for s in chunk), *topics))
+                counts.update(((UUID(r[0]), r[1]), r[2]) for r in c.fetchall())
+        return counts
+
 
 class ChainedPostgresRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -172,21 +262,33 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
             "{schema}.verbale_refuse_change()",
             "CREATE OR REPLACE TRIGGER verbale_head_forward BEFORE UPDATE ON {schema}.{heads} "
             "FOR EACH ROW EXECUTE FUNCTION {schema}.verbale_head_forward()",
+            "CREATE TABLE IF NOT EXISTS {schema}.{marker} (schema_version integer NOT NULL, "
+            "written_by text NOT NULL)",
+            "INSERT INTO {schema}.{marker} SELECT " + str(SCHEMA_VERSION) + ", " + _MARKER_ROW
+            + " WHERE NOT EXISTS (SELECT 1 FROM {schema}.{marker})",
         ]
-        return [SQL(s).format(**names) for s in statements]
+        return [SQL(s).format(**names, marker=Identifier(MARKER_TABLE)) for s in statements]
 
     def create_table(self) -> None:
         # Processes starting together would deadlock on each other's DDL: one at a time, under
-        # a session advisory lock held on its own connection while the DDL runs on others.
-        with self.datastore.get_connection() as guard:
-            guard.execute("SELECT pg_advisory_lock(%s)", (_DDL_LOCK,))
+        # a session advisory lock, all on one connection (a process needs no second one).
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (_DDL_LOCK,))
             try:
-                with self.datastore.transaction(commit=True) as curs:
-                    curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {0}").format(
+                with conn.transaction():
+                    conn.execute(SQL("CREATE SCHEMA IF NOT EXISTS {0}").format(
                         Identifier(self.datastore.schema)))
-                super().create_table()
+                for statement in self.sql_create_statements:
+                    if "CREATE TYPE" in statement.as_string():
+                        # No IF NOT EXISTS for types: each in its own transaction.
+                        with contextlib.suppress(DuplicateObject), conn.transaction():
+                            conn.execute(statement, prepare=False)
+                with conn.transaction(), conn.cursor() as curs:
+                    self._create_table(curs)
             finally:
-                guard.execute("SELECT pg_advisory_unlock(%s)", (_DDL_LOCK,))
+                if not conn.closed:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (_DDL_LOCK,))
+        self.datastore.register_type_adapters()
 
     def insert_events(self, stored_events: Sequence[StoredEvent],
                       **kwargs: Any) -> Sequence[int] | None:
@@ -235,3 +337,54 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
                             "WHERE stream_id = %s", (stream,))
         return None if not rows else (rows[0]["stream_id"], rows[0]["version"],
                                       rows[0]["head_hash"])
+
+    # ---- listing and id prefixes (projections/store/listing.py, replay_web/match_ids.py) ----
+
+    def select_streams_between(self, low: UUID, high: UUID, limit: int) -> list[UUID]:
+        """The streams whose ids lie in [low, high] (the range of an id prefix), in id order,
+        at most `limit`: a range of the primary key (uuid order is byte order)."""
+        rows = self._select("SELECT DISTINCT originator_id FROM {schema}.{events} WHERE "
+                            "originator_id BETWEEN %s AND %s ORDER BY originator_id LIMIT %s",
+                            (low, high, limit))
+        return [r["originator_id"] for r in rows]
+
+    def select_first_events(self) -> list[tuple[StoredEvent, int]]:
+        """Every stream's first event with the stream's head version: one primary-key lookup
+        per head."""
+        rows = self._select("SELECT h.stream_id, h.version, e.topic, e.state FROM "
+                            "{schema}.{heads} AS h JOIN {schema}.{events} AS e ON "
+                            "e.originator_id = h.stream_id AND e.originator_version = 1")
+        return [(StoredEvent(r["stream_id"], 1, r["topic"], bytes(r["state"])), r["version"])
+                for r in rows]
+
+    def select_last_events(self, streams: Sequence[UUID], count: int,
+                           topic: str) -> list[StoredEvent]:
+        """The events of `topic` among the last `count` of each of `streams` (up to its head),
+        in stream order."""
+        # LATERAL ... OFFSET 0: a primary-key probe per stream; as a plain join the planner
+        # prefers a scan of the whole events table for the topic.
+        rows = self._select("SELECT e.originator_id, e.originator_version, e.topic, e.state "
+                            "FROM {schema}.{heads} AS h CROSS JOIN LATERAL (SELECT * FROM "
+                            "{schema}.{events} AS x WHERE x.originator_id = h.stream_id AND "
+                            "x.originator_version > h.version - %s AND x.topic = %s OFFSET 0) "
+                            "AS e WHERE h.stream_id = ANY(%s) "
+                            "ORDER BY e.originator_id, e.originator_version",
+                            (count, topic, list(streams)))
+        return [StoredEvent(r["originator_id"], r["originator_version"], r["topic"],
+                            bytes(r["state"])) for r in rows]
+
+    def count_topics(self, streams: Sequence[UUID],
+                     topics: Sequence[str]) -> dict[tuple[UUID, str], int]:
+        """How many events of each of `topics` each of `streams` holds (absent: none); reads
+        the topic column only."""
+        # One primary-key range per stream (LATERAL), not a scan of the whole table.
+        rows = self._select("SELECT s.id, n.topic, n.n FROM unnest(%s::uuid[]) AS s(id) CROSS "
+                            "JOIN LATERAL (SELECT x.topic, COUNT(*) AS n FROM {schema}.{events} "
+                            "AS x WHERE x.originator_id = s.id AND x.topic = ANY(%s) "
+                            "GROUP BY x.topic) AS n", (list(streams), list(topics)))
+        return {(r["id"], r["topic"]): r["n"] for r in rows}
+
+
+def _chunks(streams: Sequence[UUID], size: int = 500) -> list[Sequence[UUID]]:
+    """`streams` in slices small enough for SQLite's limit on bound parameters."""
+    return [streams[i:i + size] for i in range(0, len(streams), size)]

@@ -6,13 +6,17 @@ fields agree with its row (stream, version, type and topic); the chain holds (ea
 is the last event's hash; timestamps are UTC and never go back. Then the events are decoded
 (through the upcasters) and a match is audited by the rules (domain/record/audit.py): every
 deal against its revealed seed and commitment, every play, timeout and ruling, and the result.
+A match still in progress is told apart from a finished one, with the commitments it has not yet
+revealed. Tournaments and matches are checked against each other: every match a tournament
+schedules is in the store, and every match naming a tournament is scheduled there, at its round
+and table. `verify_store(store, match)` reads that stream only (and what it links to).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
@@ -22,7 +26,8 @@ from eventsourcing.persistence import StoredEvent
 from domain.record.audit import Audit, Severity, audit
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.envelope import EnvelopeError, RecordedBy
-from domain.record.events import MatchCreated, TournamentCreated
+from domain.record.events import MatchCreated, MatchScheduled, TournamentCreated
+from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.tournament import (
     ScheduleMatch,
     TournamentState,
@@ -61,6 +66,19 @@ class Verdict:
     events: int
     problems: tuple[Problem, ...]
     note: str | None = None
+    category: str = "?"            # "match" or "tournament", from the first event's type
+    in_progress: bool = False      # a sound match not finished yet (no failure)
+    head: str | None = None        # the hash of the last stored event
+    unrevealed: tuple[tuple[int | None, str], ...] = ()
+    """A match in progress: the commitments not revealed yet, (smazzata counted from 1, or None
+    for the match seed's commitment, commitment)."""
+    place: tuple[str, int | None, int | None] | None = None
+    """A match: the tournament its MatchCreated names, with the round and table."""
+    scheduled: tuple[tuple[int, int, str], ...] | None = None
+    """A tournament that decoded: (round, table, match) of every MatchScheduled."""
+    standing: tuple[int, str] | None = None
+    """A match not finished: (smazzata counted from 1, phase), the phase "ended" when only
+    seeds are left to reveal; `note` says it in English."""
 
     @property
     def ok(self) -> bool:
@@ -75,13 +93,19 @@ class Verdict:
         return tuple(p for p in self.problems if p.severity is severity)
 
 
-def verify_store(store: MatchStore, only: UUID | None = None) -> list[Verdict]:
-    heads = {h[0]: h for h in store.heads()}
-    streams = set(store.streams()) | set(heads)
+def verify_store(store: MatchStore, only: UUID | None = None,
+                 each: Callable[[Sequence[UUID]], Iterable[UUID]] | None = None) -> list[Verdict]:
+    """Every stream of the store, or only the stream `only` (read by its key: no other stream
+    is read, except the tournament it names or the matches it schedules, for the cross-check).
+    `each` wraps the streams' loop (a progress bar)."""
     if only is not None:
-        streams = {only}
-    return [verify_stream(store, s, heads.get(s) if only is None else store.chained.select_head(s))
-            for s in sorted(streams, key=str)]
+        verdict = verify_stream(store, only, store.chained.select_head(only))
+        return [_linked_one(store, verdict)]
+    heads = {h[0]: h for h in store.heads()}
+    streams = sorted(set(store.streams()) | set(heads), key=str)
+    verdicts = [verify_stream(store, s, heads.get(s))
+                for s in (streams if each is None else each(streams))]
+    return _linked(store, verdicts)
 
 
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None) -> Verdict:
@@ -89,14 +113,17 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None) -> Verdict
     problems = list(check_structure(stream, stored, head))
     if not stored:
         return Verdict(stream, "?", 0, tuple(problems) or (Problem(None, "stream", "no events"),))
+    last = event_hash(stored[-1].state)
+    category = _category(stored[0])
     if problems:
         return Verdict(stream, _kind_of(stored[0]), len(stored), tuple(problems),
-                       "rules not checked: the stored record is broken")
+                       "rules not checked: the stored record is broken", category, head=last)
     try:
         decoded = [_decode(store, s) for s in stored]
     except _Broken as broken:
-        return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,))
-    return _audit(store, stream, decoded)
+        return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,),
+                       category=category, head=last)
+    return replace(_audit(store, stream, decoded), head=last)
 
 
 def check_structure(stream: UUID, stored: Sequence[StoredEvent],
@@ -184,12 +211,14 @@ _V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": (
 
 def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
     required = _V2_REQUIRED.get(record.get("type", ""), ())
-    if record.get("class_version") != 2 or not isinstance(record.get("data"), dict):
+    class_version = record.get("class_version")
+    if not isinstance(class_version, int) or class_version < 2 or not isinstance(
+            record.get("data"), dict):
         return []
     missing = [name for name in required if record["data"].get(name) is None]
     if not missing:
         return []
-    return [Problem(version, "fields", f"a class_version 2 {record['type']} holds "
+    return [Problem(version, "fields", f"a class_version {class_version} {record['type']} holds "
                                        f"{', '.join(missing)}: it is null here")]
 
 
@@ -235,23 +264,70 @@ def _kind_of(row: StoredEvent) -> str:
     return row.topic.rpartition(":")[2]
 
 
+def _category(row: StoredEvent) -> str:
+    return {"MatchCreated": "match", "TournamentCreated": "tournament"}.get(_kind_of(row), "?")
+
+
 def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime]]) -> Verdict:
     first = decoded[0][0]
     if isinstance(first, TournamentCreated):
         problems = _audit_tournament([e for e, _ in decoded])
-        return Verdict(stream, f"tournament {first.name}", len(decoded), problems)
+        scheduled = tuple((e.round, e.table, e.match) for e, _ in decoded
+                          if isinstance(e, MatchScheduled))
+        return Verdict(stream, f"tournament {first.name}", len(decoded), problems,
+                       category="tournament", scheduled=None if problems else scheduled)
     if not isinstance(first, MatchCreated):
         return Verdict(stream, "?", len(decoded),
                        (Problem(1, "order", f"a stream starts with MatchCreated or "
                                             f"TournamentCreated, not {type(first).__name__}"),))
+    place = None if first.tournament is None else (first.tournament, first.round, first.table)
     if first.game not in store.catalog:
         return Verdict(stream, first.game, len(decoded),
-                       (Problem(1, "game", f"unknown game {first.game!r}"),))
+                       (Problem(1, "game", f"unknown game {first.game!r}"),), category="match",
+                       place=place)
     result: Audit = audit(store.catalog, cast(Any, decoded))
     problems = tuple(Problem(f.version, f.check, f.message, f.severity)
                      for f in result.findings)
     kind = f"{first.game} {len(first.players)}p"
-    return Verdict(stream, kind, len(decoded), problems, result.pending)
+    verdict = Verdict(stream, kind, len(decoded), problems, result.pending, "match",
+                      place=place)
+    if result.pending is None:
+        return verdict
+    state = _folded(store, decoded, result.state)
+    standing = (state.smazzata + 1, state.phase.value)
+    if not verdict.ok:
+        return replace(verdict, note=_where(state), standing=standing)
+    return replace(verdict, in_progress=True, note=_where(state), standing=standing,
+                   unrevealed=_unrevealed(state))
+
+
+def _folded(store: MatchStore, decoded: list[tuple[object, datetime]],
+            audited: MatchState) -> MatchState:
+    """The state after every recorded event (the audit stops at a deal whose seed is not
+    revealed yet): where a match in progress stands."""
+    state = initial(store.catalog)
+    try:
+        for event, at in decoded:
+            state = evolve(state, cast(Any, event), at)
+    except (ValueError, TypeError, LookupError, AttributeError):
+        return audited
+    return state
+
+
+def _where(state: MatchState) -> str:
+    if state.phase is Phase.ENDED:
+        return "in progress: the play is over, a seed is not revealed yet"
+    return f"in progress: smazzata {state.smazzata + 1}, phase {state.phase.value!r}"
+
+
+def _unrevealed(state: MatchState) -> tuple[tuple[int | None, str], ...]:
+    found: list[tuple[int | None, str]] = []
+    if state.commitment is not None:
+        found.append((state.smazzata + 1, state.commitment))
+    promised = state.created.match_seed_commitment if state.created else None
+    if promised is not None and state.match_seed is None:
+        found.append((None, promised))
+    return tuple(found)
 
 
 def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
@@ -272,13 +348,153 @@ def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
     return ()
 
 
+# ---- tournaments and their matches --------------------------------------------------------
+
+def _linked(store: MatchStore, verdicts: list[Verdict]) -> list[Verdict]:
+    """The whole store: every scheduled match is a stored match, and every match naming a
+    tournament is scheduled there at its round and table."""
+    by_id = {v.stream: v for v in verdicts}
+    found: dict[UUID, list[Problem]] = {}
+    for tournament in verdicts:
+        for round_, table, match in tournament.scheduled or ():
+            problem = _missing(store, by_id, round_, table, match)
+            if problem is not None:
+                found.setdefault(tournament.stream, []).append(problem)
+    for played in verdicts:
+        if played.place is None:
+            continue
+        named = by_id.get(_uuid(played.place[0]) or played.stream)
+        if named is None or named.category != "tournament":
+            found.setdefault(played.stream, []).append(_no_tournament(played.place[0]))
+        elif named.scheduled is not None:
+            problem = _unscheduled(played, named.scheduled)
+            if problem is not None:
+                found.setdefault(played.stream, []).append(problem)
+    return [_with(v, found[v.stream]) if v.stream in found else v for v in verdicts]
+
+
+def _linked_one(store: MatchStore, verdict: Verdict) -> Verdict:
+    """One stream: a match against its tournament's schedule (only the events that name it
+    are decoded), a tournament against the first event of each match it schedules."""
+    problems: list[Problem] = []
+    if verdict.place is not None:
+        tournament = _uuid(verdict.place[0])
+        rows = store.stored(tournament) if tournament is not None else []
+        if not rows or _category(rows[0]) != "tournament":
+            problems.append(_no_tournament(verdict.place[0]))
+        else:
+            needle = str(verdict.stream).encode()
+            scheduled = []
+            for row in rows:
+                if needle in row.state:
+                    try:
+                        event, _ = _decode(store, row)
+                    except _Broken:
+                        continue   # the tournament's own verify names it
+                    if isinstance(event, MatchScheduled):
+                        scheduled.append((event.round, event.table, event.match))
+            problem = _unscheduled(verdict, tuple(scheduled))
+            problems.extend([problem] if problem is not None else [])
+    for round_, table, match in verdict.scheduled or ():
+        problem = _scheduled_one(store, verdict.stream, round_, table, match)
+        problems.extend([problem] if problem is not None else [])
+    return _with(verdict, problems) if problems else verdict
+
+
+def _scheduled_one(store: MatchStore, tournament: UUID, round_: int, table: int,
+                   match: str) -> Problem | None:
+    """A match a tournament schedules: stored, and its MatchCreated names that place."""
+    stream = _uuid(match)
+    first = store.chained.select_events(stream, limit=1) if stream is not None else []
+    if stream is None or not first or _category(first[0]) != "match":
+        return _missing(store, {}, round_, table, match)
+    try:
+        created, _ = _decode(store, first[0])
+    except _Broken:
+        created = None
+    if isinstance(created, MatchCreated) and (created.tournament, created.round,
+                                              created.table) == (str(tournament), round_, table):
+        return None
+    return Problem(None, "tournament", f"round {round_}, table {table}: match {match} does not "
+                                       "name this tournament at this round and table")
+
+
+def _missing(store: MatchStore, by_id: dict[UUID, Verdict], round_: int, table: int,
+             match: str) -> Problem | None:
+    stream = _uuid(match)
+    found = by_id.get(stream) if stream is not None else None
+    if found is not None and found.category == "match" and found.events:
+        return None
+    if found is None and stream is not None and store.chained.select_head(stream) is not None \
+            and store.chained.select_events(stream, limit=1):
+        return None   # recorded while verify was reading the store
+    return Problem(None, "tournament", f"round {round_}, table {table}: the scheduled match "
+                                       f"{match} is not in the store")
+
+
+def _unscheduled(match: Verdict, scheduled: tuple[tuple[int, int, str], ...]
+                 ) -> Problem | None:
+    assert match.place is not None
+    tournament, round_, table = match.place
+    mine = [(r, t) for r, t, m in scheduled if m == str(match.stream)]
+    if (round_ is None and table is None and mine) or (round_, table) in mine:
+        return None
+    where = ("" if round_ is None and table is None
+             else f" at round {round_}, table {table}")
+    return Problem(1, "tournament", f"the match names tournament {tournament}{where}, but the "
+                                    "tournament does not schedule it there")
+
+
+def _no_tournament(tournament: str) -> Problem:
+    return Problem(1, "tournament", f"the match names tournament {tournament}, which is not in "
+                                    "the store")
+
+
+def _with(verdict: Verdict, problems: list[Problem]) -> Verdict:
+    return replace(verdict, problems=verdict.problems + tuple(problems), in_progress=False)
+
+
+def _uuid(text: str) -> UUID | None:
+    try:
+        return UUID(text)
+    except ValueError:
+        return None
+
+
+# ---- the summary ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    streams: int
+    tournaments: int
+    matches: int
+    events: int
+    finished: int      # matches finished, and sound
+    in_progress: int   # matches sound so far, not finished
+    failed: int        # streams with a failure (matches, tournaments or unreadable ones)
+    irregularities: int
+    unverifiable: int
+
+
+def tally(verdicts: Sequence[Verdict]) -> Tally:
+    return Tally(
+        streams=len(verdicts),
+        tournaments=sum(v.category == "tournament" for v in verdicts),
+        matches=sum(v.category == "match" for v in verdicts),
+        events=sum(v.events for v in verdicts),
+        finished=sum(v.ok and v.category == "match" and not v.in_progress for v in verdicts),
+        in_progress=sum(v.ok and v.in_progress for v in verdicts),
+        failed=sum(not v.ok for v in verdicts),
+        irregularities=sum(len(v.of(Severity.FINDING)) for v in verdicts),
+        unverifiable=sum(len(v.of(Severity.NOTE)) for v in verdicts))
+
+
 def summary(verdicts: Sequence[Verdict]) -> str:
-    failed = [v for v in verdicts if not v.ok]
-    events = sum(v.events for v in verdicts)
-    text = (f"{len(verdicts)} streams, {events} events: {len(verdicts) - len(failed)} ok, "
-            f"{len(failed)} failed")
-    noted = sum(len(v.of(Severity.FINDING)) for v in verdicts)
-    notes = sum(len(v.of(Severity.NOTE)) for v in verdicts)
-    if noted or notes:
-        text += f"; {noted} irregularities for the arbiter, {notes} unverifiable checks"
+    t = tally(verdicts)
+    text = (f"{t.streams} streams ({t.tournaments} tournaments, {t.matches} matches), "
+            f"{t.events} events: {t.finished} finished ok, {t.in_progress} in progress, "
+            f"{t.failed} failed")
+    if t.irregularities or t.unverifiable:
+        text += (f"; {t.irregularities} irregularities for the arbiter, {t.unverifiable} "
+                 "unverifiable checks")
     return text

@@ -25,9 +25,12 @@ from domain.cards import (
     card,
     card_at,
     deck_sorted,
+    excerpt,
     format_cards,
     parse_card,
     parse_cards,
+    parse_suit,
+    split_cards,
 )
 
 cards = st.sampled_from(DECK)
@@ -124,9 +127,68 @@ def test_parse_cards_rejects_duplicates() -> None:
         parse_cards("7d Rc 7♦")
 
 
-def test_parse_cards_names_the_bad_token() -> None:
-    with pytest.raises(CardParseError, match="'7z' is not a card"):
+def test_parse_cards_names_the_bad_token_and_its_place() -> None:
+    with pytest.raises(CardParseError, match="item 2 of 3 in the list, '7z', is not a card"):
         parse_cards("7d 7z Rc")
+
+
+@pytest.mark.parametrize(("text", "codes"), [
+    ("sette di denari, re di coppe", ["7d", "Rc"]),
+    ("asso di spade,re di coppe ,  7d", ["As", "Rc", "7d"]),
+    ("sette di denari", ["7d"]),
+    ("4c 7b 2s", ["4c", "7b", "2s"]),
+    ("4c, 7b 2s", ["4c", "7b", "2s"]),
+    ("K♥ A♠, cavallo di fiori", ["Rc", "As", "Cb"]),
+    ("2 di spade, 7 di denari", ["2s", "7d"]),
+])
+def test_parse_cards_reads_words_separated_by_commas(text: str, codes: list[str]) -> None:
+    """README: "Italian and French words and the symbols ♦♥♣♠ are read too"."""
+    assert [c.code for c in parse_cards(text)] == codes
+
+
+def test_split_cards_keeps_a_suffix_for_the_caller() -> None:
+    assert split_cards("7c=1 Ad") == ("7c=1", "Ad")
+    assert split_cards("sette di coppe=1, asso di denari") == ("sette di coppe=1",
+                                                               "asso di denari")
+    assert split_cards(" , ,") == ()
+
+
+def test_words_without_commas_are_refused_with_a_hint() -> None:
+    with pytest.raises(CardParseError) as error:
+        parse_cards("sette di denari re di coppe")
+    message = str(error.value)
+    assert message.startswith("item 1 of 6 in the list, 'sette', is not a card")
+    assert message.endswith("separate cards written in words with commas: "
+                            "'sette di denari, re di coppe'")
+
+
+def test_a_long_bad_input_is_quoted_in_an_excerpt() -> None:
+    long = "sette di tazze " * 20
+    for call in (lambda: parse_card(long), lambda: parse_cards(long.replace(" ", "-"))):
+        with pytest.raises(CardParseError) as error:
+            call()
+        assert "…" in str(error.value)
+        assert len(str(error.value)) < len(EXPECTED) + 120
+    assert excerpt("x" * 41) == repr("x" * 40 + "…")
+    assert excerpt("x" * 40) == repr("x" * 40)
+    listed = "7d " + " ".join(c.code for c in DECK[20:39]) + " 7d"
+    with pytest.raises(CardParseError) as twice:
+        parse_cards(listed)
+    assert str(twice.value) == f"card 7d is listed twice in {listed[:40] + '…'!r}"
+
+
+@pytest.mark.parametrize(("text", "suit"), [
+    ("d", Suit.DENARI), ("Denari", Suit.DENARI), ("♦", Suit.DENARI), ("quadri", Suit.DENARI),
+    ("coppe", Suit.COPPE), ("♥\ufe0f", Suit.COPPE), ("fiori", Suit.BASTONI),
+    ("picche", Suit.SPADE), (" s ", Suit.SPADE)])
+def test_parse_suit(text: str, suit: Suit) -> None:
+    assert parse_suit(text) is suit
+
+
+@pytest.mark.parametrize("text", ["", "x", "tazze", "7d"])
+def test_parse_suit_refuses_what_is_not_a_suit(text: str) -> None:
+    with pytest.raises(CardParseError, match="is not a suit: expected a suit: d c b s"):
+        parse_suit(text)
 
 
 @pytest.mark.parametrize(("code", "italian", "french"), [

@@ -243,18 +243,40 @@ def test_attempt_out_of_range_is_refused(attempt: int) -> None:
 
 @given(st.binary(max_size=MIN_SEED_BYTES - 1))
 def test_seed_below_128_bits_is_refused(raw: bytes) -> None:
-    expected = f"a seed needs at least 128 bits; got {len(raw) * 8}"
+    expected = re.escape(f"a seed needs at least 128 bits (32 hex digits); got {len(raw) * 8} "
+                         "bits")
     with pytest.raises(SeedError, match=expected):
         Seed(raw)
     with pytest.raises(SeedError, match=expected):
         Seed.from_hex(raw.hex())
 
 
-@pytest.mark.parametrize("text", ["zz" * 16, "0123456789abcdef0123456789abcdeg",
-                                  "0123456789abcdef0123456789abcdef0", "seme-del-mazziere"])
-def test_non_hex_seed_is_refused(text: str) -> None:
-    with pytest.raises(SeedError, match=f"seed {text!r} is not hexadecimal"):
+@pytest.mark.parametrize(("text", "bad"), [
+    ("zz" * 16, "'z' at digit 1"), ("0123456789abcdef0123456789abcdeg", "'g' at digit 32"),
+    ("seme-del-mazziere", "'s' at digit 1"), ("0x5eed-0000", "'-' at digit 5")])
+def test_non_hex_seed_is_refused_naming_the_digit_and_what_is_expected(text: str,
+                                                                       bad: str) -> None:
+    with pytest.raises(SeedError) as error:
         Seed.from_hex(text)
+    assert str(error.value) == (f"seed {text!r} is not hexadecimal ({bad}): expected an even "
+                                "number of hex digits (0-9, a-f), at least 32 (128 bits)")
+
+
+@pytest.mark.parametrize("text", ["0123456789abcdef0123456789abcdef0", "5eed5", "abc"])
+def test_odd_length_seed_is_called_odd_length(text: str) -> None:
+    with pytest.raises(SeedError) as error:
+        Seed.from_hex(text)
+    assert str(error.value) == (f"seed {text!r} has an odd number of hex digits ({len(text)}): "
+                                "expected an even number of hex digits (0-9, a-f), at least 32 "
+                                "(128 bits)")
+
+
+def test_a_long_bad_seed_is_quoted_in_an_excerpt() -> None:
+    text = "5eed" * 50 + "x"
+    with pytest.raises(SeedError) as error:
+        Seed.from_hex(text)
+    assert f"seed {text[:40] + '…'!r} is not hexadecimal ('x' at digit 201)" in str(error.value)
+    assert text[:41] not in str(error.value)
 
 
 @given(seeds)

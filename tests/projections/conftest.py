@@ -60,11 +60,11 @@ class Backend:
 
     @property
     def events_table(self) -> str:
-        return "stored_events" if self.kind == "sqlite" else f"{self.schema}.verbale_events"
+        return "verbale_events" if self.kind == "sqlite" else f"{self.schema}.verbale_events"
 
     @property
     def heads_table(self) -> str:
-        return "stream_heads" if self.kind == "sqlite" else f"{self.schema}.verbale_heads"
+        return "verbale_heads" if self.kind == "sqlite" else f"{self.schema}.verbale_heads"
 
     def connect(self) -> Any:
         if self.kind == "sqlite":

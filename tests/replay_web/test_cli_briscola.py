@@ -20,20 +20,30 @@ def test_a_two_player_match_prints_deal_briscola_tricks_draws_and_result() -> No
     result = _run("--seed", SEED, "--players", "2", "--format", "3smazzate")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "== Smazzata 1: mazziere posto" in out
+    assert re.search(r"^commitment of the match seed: [0-9a-f]{64}$", out, re.MULTILINE)
+    assert "players: seat 1 (Anna), seat 2 (Bruno)" in out
+    assert re.search(r"== Smazzata 1: dealer seat [12] \((Anna|Bruno)\), commitment "
+                     r"[0-9a-f]{16}…", out)
+    assert re.search(r"^   seat 1 \(Anna\): (\w\w ?){3}$", out, re.MULTILINE)
     assert re.search(r"briscola: \w{2} \((denari|coppe|bastoni|spade)\)", out)
-    assert re.search(r"mano 20: \d:\w{2} \d:\w{2} -> presa posto \d \(\+\d+; \d+-\d+\)", out)
-    assert "pesca: " in out
-    assert re.search(r"fine smazzata 1: punti \d+-\d+, prese \d+-\d+, carte \d+-\d+", out)
-    assert re.search(r"Partita (vinta dal lato [01]|finita in parità)", out)
+    assert re.search(r"mano 20: [12]:\w{2} [12]:\w{2} -> taken by seat [12] \(\+\d+; \d+-\d+\)",
+                     out)
+    assert re.search(r"draws: [12]:\w{2} [12]:\w{2}", out)
+    assert re.search(r"end of smazzata 1: punti \d+-\d+, prese \d+-\d+, carte \d+-\d+", out)
+    assert re.search(r"Match (won by side [12] \((Anna|Bruno)\)|drawn): ", out)
+    assert "seat 0" not in out and "side 0" not in out and not re.search(r"\b0:", out)
+    assert not re.search(r"\b(linea|lato|posto|seme|Partita)\b", out)
     assert out == _run("--seed", SEED, "--players", "2", "--format", "3smazzate").output
 
 
 def test_four_players_play_ten_tricks_in_pairs() -> None:
     result = _run("--seed", SEED, "--players", "4", "--format", "punti", "--ko")
     assert result.exit_code == 0, result.output
-    assert "lato 0: posti 0 e 2" in result.output
+    assert ("side 1: seats 1 and 3 (Anna and Carla); side 2: seats 2 and 4 (Bruno and Dario) "
+            "(partners sit opposite)") in result.output
     assert "mano 10:" in result.output and "mano 11:" not in result.output
+    assert re.search(r"Match (won by side [12] \((Anna and Carla|Bruno and Dario)\)|drawn): ",
+                     result.output)
 
 
 def test_vinco_subito_is_shown_in_the_result() -> None:
@@ -57,15 +67,15 @@ def test_carte_francesi_quadri_cuori_fiori_picche() -> None:
 def test_bad_seed_format_or_players_exit_2_with_a_clear_message() -> None:
     """Among them 004's "il numero di smazzate deve sempre essere dispari"."""
     not_hex = _run("--seed", "xyz")
-    assert not_hex.exit_code == 2 and "not hexadecimal" in not_hex.output
+    assert not_hex.exit_code == 2 and "not hexadecimal ('x' at digit 1)" in not_hex.output
     short = _run("--seed", "abcd")
-    assert short.exit_code == 2 and "at least 128 bits" in short.output
+    assert short.exit_code == 2 and "at least 128 bits (32 hex digits)" in short.output
+    odd = _run("--seed", SEED + "1")
+    assert odd.exit_code == 2 and "has an odd number of hex digits (33)" in odd.output
     even = _run("--seed", SEED, "--format", "2smazzate")
     assert even.exit_code == 2 and "--format" in even.output and "odd" in even.output
     three = _run("--seed", SEED, "--players", "3")
     assert three.exit_code == 2
-    missing = _run()
-    assert missing.exit_code == 2 and "--seed" in missing.output
 
 
 def test_pari_plays_an_even_number_of_smazzate() -> None:
@@ -86,4 +96,4 @@ def test_a_format_with_no_vp_column_says_so_when_created() -> None:
     assert refused.exit_code == 2 and "no VP column" in refused.output
     friendly = _run("--seed", SEED, "--format", "5smazzate")
     assert friendly.exit_code == 0, friendly.output
-    assert "nota: no VP column" in friendly.output
+    assert "note: no VP column" in friendly.output

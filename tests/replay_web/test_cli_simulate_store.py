@@ -54,13 +54,17 @@ def test_simulate_store_records_once_and_the_match_verifies_exports_and_audits(
 
     code, verified = run("verify", "--match", match, "--database", database)
     assert code == 0, verified
-    (line, summary) = verified.splitlines()
+    (line, summary, head) = verified.splitlines()
     assert line.startswith(match) and line.endswith("OK")
-    assert summary.startswith("1 streams") and "1 ok, 0 failed" in summary
+    assert summary.startswith("1 streams") and "1 finished ok, 0 in progress, 0 failed" in summary
+    assert re.fullmatch(rf"head of {match}: event \d+, hash [0-9a-f]{{64}}", head), head
 
     code, exported = run("export", "--match", match, "--database", database)
     assert code == 0, exported
-    records = [json.loads(text) for text in exported.splitlines()]
+    *lines, said = exported.splitlines()   # the last line (stderr): the count and head hash
+    records = [json.loads(text) for text in lines]
+    assert said == (f"{len(records)} events of match {match} written to standard output; "
+                    f"head hash {records[-1]['hash']}")
     assert all(r["stream"] == match for r in records)
     assert all(r["recorded_by"]["kind"] == "simulator" for r in records)
     assert all(r["recorded_by"]["name"].startswith("verbale ") for r in records)
@@ -75,8 +79,9 @@ def test_simulate_store_records_once_and_the_match_verifies_exports_and_audits(
     path = tmp_path / f"{game}.jsonl"
     code, written = run("export", "--match", match, "--output", str(path),
                         "--database", database)
-    assert code == 0 and written == ""
-    assert path.read_text(encoding="utf-8") == exported
+    assert code == 0 and written == (f"{len(records)} events of match {match} written to "
+                                     f"{path}; head hash {records[-1]['hash']}\n")
+    assert path.read_text(encoding="utf-8") == "".join(line + "\n" for line in lines)
 
     code, audited = run("audit", str(path))
     assert code == 0, audited
@@ -100,9 +105,9 @@ def test_the_stored_match_is_the_match_the_log_shows(tmp_path: Path, game: str, 
     scores, reason = (result.group(1), result.group(2)), result.group(3)
     last = log.splitlines()[-1]
     if game == "cirulla":
-        assert re.search(rf"\({re.escape(reason)}\), {scores[0]} - {scores[1]}$", last), last
+        assert re.search(rf": {re.escape(reason)}; {scores[0]} - {scores[1]}$", last), last
     else:
-        assert re.search(rf"\({re.escape(reason)}\); totali {scores[0]}-{scores[1]}$", last), last
+        assert re.search(rf": {re.escape(reason)}; totals {scores[0]}-{scores[1]}$", last), last
 
 
 def test_another_seed_is_another_match(tmp_path: Path) -> None:

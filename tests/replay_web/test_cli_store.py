@@ -34,7 +34,8 @@ def test_record_verify_export_and_a_tampering_found_by_the_command(backend: Back
     assert code == 0, out
     assert "0 failed" in out.splitlines()[-1]
     code, out = run("export", "--match", ids[2], "--format", "jsonl", "--database", backend.url)
-    lines = out.splitlines()
+    *lines, said = out.splitlines()   # the last line (stderr): the count and the head hash
+    assert said.startswith(f"{len(lines)} events of match {ids[2]} written to standard output")
     assert code == 0 and json.loads(lines[0])["type"] == "MatchCreated"
     assert all(json.loads(line)["stream"] == ids[2] for line in lines)
     tamperer = Tamperer.open(backend)

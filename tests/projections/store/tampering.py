@@ -34,8 +34,8 @@ class Tamperer:
         if backend.kind == "postgres":
             conn.execute("SET session_replication_role = replica")
         else:
-            for name in ("stored_events_no_update", "stored_events_no_delete",
-                         "stream_heads_no_delete", "stream_heads_forward"):
+            for name in ("verbale_events_no_update", "verbale_events_no_delete",
+                         "verbale_heads_no_delete", "verbale_heads_forward"):
                 conn.execute(f"DROP TRIGGER IF EXISTS {name}")
         return cls(backend, conn)
 

@@ -1,12 +1,14 @@
 """The stored JSON of every event type is a schema: pinned here, byte for byte.
 
 golden/stored_events.jsonl holds the records as the first layout wrote them (class_version 1, no
-envelope): they are never rewritten, and must keep reading, through the upcasters, as the events
-they were. golden/stored_events_v2.jsonl pins the layout written today: every type, with its
-`recorded_by` envelope, at its current class_version. A change that alters a pinned line breaks
-every record already stored: raise the class_version with an upcaster instead.
-`python -m tests.projections.store.test_golden` rewrites the v2 file (review the diff: only new
-lines may appear).
+envelope), golden/stored_events_v2.jsonl those of the second (every type with its `recorded_by`
+envelope, MatchCreated at class_version 2 with its options as strings): they are never
+rewritten, and must keep reading, through the upcasters, as the events they were.
+golden/stored_events_v3.jsonl pins the layout written today: every type at its current
+class_version (MatchCreated 3: options as JSON numbers and booleans). A change that alters a
+pinned line breaks every record already stored: raise the class_version with an upcaster
+instead. `python -m tests.projections.store.test_golden` rewrites the v3 file (review the diff:
+only new lines may appear).
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ from projections.store.canonical import canonical_json
 from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFact
 
 GOLDEN_V1 = Path(__file__).parent / "golden" / "stored_events.jsonl"
-GOLDEN = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"
+GOLDEN_V2 = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"
+GOLDEN = Path(__file__).parent / "golden" / "stored_events_v3.jsonl"
 BY = RecordedBy("importer", "verbale-import 0.2.0", "torneo.txt:12")
 STREAM = UUID("5eed0000-0000-4000-8000-000000000001")
 C = parse_cards
@@ -98,8 +101,8 @@ V1: dict[str, object] = {
 }
 
 
-# The layout of today: the new fields filled, the new types, a transcribed deal.
-SAMPLES: dict[str, object] = {
+# The second layout: the new fields filled, the new types, a transcribed deal.
+V2: dict[str, object] = {
     **V1,
     "MatchCreated": replace(
         V1["MatchCreated"],  # type: ignore[type-var]
@@ -126,7 +129,19 @@ SAMPLES: dict[str, object] = {
         message="4d discarded although it had to capture", noted_by="Rossi (arbitro)",
         verified=True),
 }
+
+# The layout of today: MatchCreated's options typed (class_version 3), with a flag and an
+# integer ruleset option to show it.
+SAMPLES: dict[str, object] = {
+    **V2,
+    "MatchCreated": replace(
+        V2["MatchCreated"],  # type: ignore[type-var]
+        ruleset={"accuso": "automatico", "piccola_fino_al": "7", "redeal": "due-assi"},
+        match_format={"cappotto_ends": "true", "kind": "target", "ko": "false",
+                      "length": "21"}),
+}
 CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
+CHANGED_V3 = ("MatchCreated",)
 
 
 def _stored_line(name: str) -> str:
@@ -168,6 +183,29 @@ def test_the_pinned_json_reads_back_as_the_same_event_and_envelope(name: str) ->
     assert fact.envelope() == BY
 
 
+@pytest.mark.parametrize("name", sorted(V2))
+def test_every_version_2_record_still_reads_as_the_event_it_was(name: str) -> None:
+    """The second layout, as stored before MatchCreated's class_version 3: its options are
+    strings, and read as the same options."""
+    line = _lines(GOLDEN_V2)[name]
+    record = json.loads(line)
+    assert record["class_version"] == (2 if name in CHANGED else 1)
+    assert _read(line) == V2[name]
+    assert FACT_NAMED[name](**record).envelope() == BY
+
+
+def test_a_version_2_match_created_is_upcast_to_typed_options() -> None:
+    """What the upcaster makes of the strings of a v2 MatchCreated: the v3 layout."""
+    line = _lines(GOLDEN_V2)["MatchCreated"]
+    assert '"length":"21"' in line
+    record = json.loads(line)
+    row = StoredEvent(STREAM, 7, TOPIC_OF["MatchCreated"], line.encode("utf-8"))
+    fact = ChainMapper(transcoder=CanonicalTranscoder()).to_domain_event(row)
+    assert isinstance(fact, StoredFact)
+    assert fact.data["match_format"] == {"kind": "target", "length": 21}
+    assert fact.data["ruleset"] == record["data"]["ruleset"]
+
+
 @pytest.mark.parametrize("name", sorted(V1))
 def test_every_version_1_record_still_reads_as_the_event_it_was(name: str) -> None:
     """The first layout, as stored before class_version 2: no envelope, no new fields. Read
@@ -179,15 +217,29 @@ def test_every_version_1_record_still_reads_as_the_event_it_was(name: str) -> No
     assert FACT_NAMED[name](**record).envelope() is None
 
 
-def test_the_changed_types_are_at_version_2_and_their_v1_records_differ() -> None:
+def test_the_changed_types_are_at_their_version_and_their_older_records_differ() -> None:
     for name in CHANGED:
-        assert FACT_NAMED[name].class_version == 2
+        today = 3 if name in CHANGED_V3 else 2
+        assert FACT_NAMED[name].class_version == today
         assert json.loads(_lines(GOLDEN_V1)[name])["class_version"] == 1
-        assert json.loads(_lines(GOLDEN)[name])["class_version"] == 2
+        assert json.loads(_lines(GOLDEN_V2)[name])["class_version"] == 2
+        assert json.loads(_lines(GOLDEN)[name])["class_version"] == today
+    created = json.loads(_lines(GOLDEN)["MatchCreated"])["data"]
+    assert created["match_format"] == {"cappotto_ends": True, "kind": "target", "ko": False,
+                                       "length": 21}
+    assert created["ruleset"]["piccola_fino_al"] == 7
+
+
+def test_the_v2_golden_file_is_frozen() -> None:
+    """Every line of the v2 file but MatchCreated's is also today's line: only a raised
+    class_version changes a layout."""
+    older, today = _lines(GOLDEN_V2), _lines(GOLDEN)
+    assert sorted(older) == sorted(today)
+    assert [n for n in sorted(today) if older[n] != today[n]] == list(CHANGED_V3)
 
 
 if __name__ == "__main__":
-    # Regenerate the v2 golden file after adding an event type or a class_version:
+    # Regenerate the v3 golden file after adding an event type or a class_version:
     # .venv/bin/python -m tests.projections.store.test_golden, then review the diff.
     GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in sorted(SAMPLES)),
                       encoding="utf-8")

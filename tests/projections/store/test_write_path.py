@@ -341,3 +341,14 @@ def test_a_version_2_record_stripped_of_its_new_fields_is_reported(backend: Back
         return True
     found = _stripped(backend, strip)
     assert found and all(check == "fields" for _, check in found)
+
+
+def test_a_version_3_match_created_stripped_of_its_v2_fields_is_reported(
+        backend: Backend) -> None:
+    def strip(record: dict[str, Any]) -> bool:
+        if record["type"] != "MatchCreated":
+            return False
+        assert record["class_version"] == 3
+        record["data"]["provenance"] = None
+        return True
+    assert (1, "fields") in _stripped(backend, strip)

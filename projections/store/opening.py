@@ -1,0 +1,397 @@
+"""Opening the store: what the database holds, read-only or writable, and one-line errors.
+
+The store's infrastructure factories (selected by config.py's PERSISTENCE_MODULE) look at the
+database before the recorder is used:
+
+- writable: the SQLite file and its directory are created if missing; an empty database gets
+  verbale's tables and marker; a store of the first layout (`stored_events`, `stream_heads`, no
+  marker) is upgraded in place in one transaction; anything else is refused.
+- read-only (`verify`, `export`, listing): nothing is created or changed. A missing or empty file
+  or a database without verbale's tables is refused; SQLite is opened `mode=ro` (and, for a store
+  at rest with no -wal file, `immutable=1`, so that no -wal/-shm file is left behind;
+  a writer opening the file meanwhile stops the reader with StoreUnavailable); PostgreSQL
+  sessions are read-only (`default_transaction_read_only`), with no DDL.
+
+Every failure to open, read or write becomes StoreUnavailable (exit code 1), one line naming the
+store (its URL without the password) and what went wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, cast
+
+import psycopg
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError, PersistenceError
+from eventsourcing.postgres import PostgresDatastore, PostgresFactory
+from eventsourcing.sqlite import (
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteDatastore,
+    SQLiteFactory,
+)
+from eventsourcing.utils import Environment, EnvType
+from psycopg import Connection
+from psycopg.rows import DictRow
+
+from projections.store.config import APPLICATION_NAME, READ_ONLY, WHERE
+from projections.store.recorders import (
+    EVENTS_TABLE,
+    HEADS_TABLE,
+    LEGACY_EVENTS_TABLE,
+    LEGACY_HEADS_TABLE,
+    LEGACY_SQLITE_UPGRADE,
+    MARKER_TABLE,
+    SCHEMA_VERSION,
+    ChainedPostgresRecorder,
+    ChainedSQLiteRecorder,
+)
+
+ENVIRONMENT = 1
+
+
+class StoreUnavailable(RuntimeError):
+    """The store cannot be opened, read or written: missing, damaged, not a verbale store,
+    unreachable, read-only or full. A problem of the environment (exit code 1)."""
+
+    exit_code = ENVIRONMENT
+
+
+def _first_line(error: BaseException) -> str:
+    text = " ".join(str(error).split("\n")[:1]).strip()
+    return text or type(error).__name__
+
+
+def _reason(error: BaseException) -> str:
+    """The innermost database message of a (possibly wrapped) error."""
+    inner: BaseException = error
+    while inner.__cause__ is not None and isinstance(inner, PersistenceError):
+        inner = inner.__cause__
+    return _first_line(inner)
+
+
+_SQLITE_REASONS = (
+    ("file is not a database", "not an SQLite database (file is not a database)"),
+    ("database disk image is malformed",
+     "the store is damaged (database disk image is malformed); restore it from a backup"),
+    ("database or disk is full",
+     "the disk is full (database or disk is full); nothing of the action was recorded"),
+    ("attempt to write a readonly database",
+     "the database is read-only (attempt to write a readonly database)"),
+    ("readonly database", "the database is read-only"),
+    ("unable to open database file",
+     "cannot open or create the database file (is its directory there and writable?)"),
+    ("database is locked", "the database is locked by another process (database is locked)"),
+    ("disk i/o error", "disk I/O error"),
+)
+
+_POSTGRES_REASONS = (
+    ("read-only transaction", "the PostgreSQL session is read-only: {reason}"),
+    ("could not extend file", "the disk of the PostgreSQL server is full: {reason}"),
+    ("no space left", "the disk of the PostgreSQL server is full: {reason}"),
+    ("does not exist", "PostgreSQL answers but {reason}"),
+    ("too many clients", "PostgreSQL refuses more connections: {reason}"),
+    ("couldn't get a connection", "PostgreSQL does not answer (no connection within the "
+                                  "timeout)"),
+    ("connection refused", "PostgreSQL does not answer: connection refused"),
+    ("timeout", "PostgreSQL does not answer: {reason}"),
+    ("connection", "cannot connect to PostgreSQL: {reason}"),
+)
+
+
+def unavailable(error: BaseException, where: str) -> StoreUnavailable:
+    """The one-line error for a database failure at the store `where` (a redacted URL)."""
+    if isinstance(error, StoreUnavailable):
+        return error
+    reason = _reason(error)
+    low = reason.lower()
+    postgres = where.startswith("postgres")
+    for needle, text in (_POSTGRES_REASONS if postgres else _SQLITE_REASONS):
+        if needle in low:
+            return StoreUnavailable(f"store {where}: {text.format(reason=_pg_reason(reason))}")
+    if isinstance(error, OSError) and error.strerror:
+        target = f"{error.filename}: " if error.filename else ""
+        return StoreUnavailable(f"store {where}: {target}{error.strerror}")
+    return StoreUnavailable(f"store {where}: {reason}")
+
+
+def _pg_reason(reason: str) -> str:
+    """libpq's message without its 'connection to server at ... failed:' preamble."""
+    tail = reason.rsplit(" failed: ", 1)[-1]
+    return " ".join(tail.replace("FATAL:", "").split())
+
+
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (PersistenceError, sqlite3.Error,
+                                                     psycopg.Error)
+OPEN_ERRORS: tuple[type[BaseException], ...] = (*DATABASE_ERRORS, OSError, StoreUnavailable)
+"""What building the store may raise that is the database's or the file system's doing."""
+
+
+def _is_yes(env: Environment, key: str) -> bool:
+    return (env.get(key) or "no").lower() in ("yes", "y", "true", "t", "on", "1")
+
+
+@contextmanager
+def _guarded(where: str) -> Iterator[None]:
+    """Database failures (not a conflict between writers) as StoreUnavailable."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except DATABASE_ERRORS as error:
+        raise unavailable(error, where) from None
+
+
+# ---- SQLite ---------------------------------------------------------------------------------
+
+
+class _GuardedSQLiteDatastore(SQLiteDatastore):
+    """Every read and write of the recorder goes through these two: a failure of the
+    database there is one line naming the store."""
+
+    where = "the store"
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
+        with _guarded(self.where), super().transaction(commit=commit) as cursor:
+            yield cursor
+
+    @contextmanager
+    def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
+        with _guarded(self.where), super().get_connection(commit=commit) as conn:
+            yield conn
+
+
+class _ReadOnlyPool(SQLiteConnectionPool):
+    """Connections opened `mode=ro`: no journal mode change, nothing created."""
+
+    def _create_connection(self) -> SQLiteConnection:
+        c = sqlite3.connect(database=self.db_name, uri=True, check_same_thread=False,
+                            isolation_level=None, cached_statements=True,
+                            timeout=self.lock_timeout or 5)
+        c.row_factory = sqlite3.Row
+        return SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
+
+
+class _ReadOnlyDatastore(_GuardedSQLiteDatastore):
+    def __init__(self, db_name: str, lock_timeout: int | None, path: Path) -> None:
+        super().__init__(db_name, lock_timeout=lock_timeout)
+        self.pool = _ReadOnlyPool(db_name=db_name, lock_timeout=lock_timeout)
+        self.path = path
+        self.wal = path.with_name(path.name + "-wal") if "immutable=1" in db_name else None
+        self.seen = self._stamp()
+
+    def _stamp(self) -> tuple[int, int, int]:
+        found = self.path.stat()
+        return found.st_ino, found.st_size, found.st_mtime_ns
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
+        # Read as immutable, the file must not change under the reader: a writer that opened
+        # it since (its -wal file appeared, or the file changed) could have written into it.
+        if self.wal is not None and (self.wal.exists() or self._stamp() != self.seen):
+            raise StoreUnavailable(f"store {self.where}: a writer opened the store during this "
+                                   "read-only run; run it again")
+        with super().transaction(commit=commit) as cursor:
+            yield cursor
+
+
+def read_only_uri(path: Path) -> str:
+    """`mode=ro`; for a store at rest (no -wal file: no connection is open on it) also
+    `immutable=1`, since a read-only connection to a WAL database would otherwise leave -wal
+    and -shm files behind."""
+    wal = path.with_name(path.name + "-wal")
+    flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    return f"{path.resolve().as_uri()}?{flags}"
+
+
+class VerbaleSQLiteFactory(SQLiteFactory):
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        self.read_only = _is_yes(self.env, READ_ONLY)
+        self.path = Path(self.env.get(self.SQLITE_DBNAME) or "")
+        self.where = self.env.get(WHERE) or f"sqlite:///{self.path}"
+        lock_timeout = self.datastore.pool.lock_timeout
+        self.datastore.close()
+        if self.read_only:
+            self._check_file()
+            self.datastore = _ReadOnlyDatastore(read_only_uri(self.path), lock_timeout,
+                                                self.path)
+        else:
+            self._prepare_directory()
+            self.datastore = _GuardedSQLiteDatastore(str(self.path), lock_timeout=lock_timeout)
+        self.datastore.where = self.where
+
+    def _fail(self, text: str) -> StoreUnavailable:
+        return StoreUnavailable(f"store {self.where}: {text}")
+
+    def _check_file(self) -> None:
+        if not self.path.exists():
+            missing = ("" if self.path.parent.is_dir()
+                       else f" (nor its directory {self.path.parent})")
+            raise self._fail(f"no store there: the file {self.path} does not exist{missing}; "
+                             "nothing was created")
+        if self.path.is_dir():
+            raise self._fail(f"{self.path} is a directory, not a store file")
+        if self.path.stat().st_size == 0:
+            raise self._fail(f"the file {self.path} is empty, not a verbale store")
+
+    def _prepare_directory(self) -> None:
+        parent = self.path.parent
+        if self.path.is_dir():
+            raise self._fail(f"{self.path} is a directory, not a store file")
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise self._fail(f"cannot create the directory {parent}: "
+                             f"{error.strerror or error}") from None
+        if not self.path.exists() and not os.access(parent, os.W_OK):
+            raise self._fail(f"cannot create the store: the directory {parent} is not "
+                             "writable")
+
+    def application_recorder(self) -> ApplicationRecorder:
+        if self.read_only:
+            with self.datastore.transaction(commit=False) as c:
+                tables = self._layout(c)
+            if tables == "legacy":
+                return ChainedSQLiteRecorder(self.datastore, LEGACY_EVENTS_TABLE,
+                                             LEGACY_HEADS_TABLE)
+            return ChainedSQLiteRecorder(self.datastore)
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._peek()
+        recorder = ChainedSQLiteRecorder(self.datastore)
+        with self._immediate() as c:
+            if self._layout(c) == "legacy":
+                for statement in LEGACY_SQLITE_UPGRADE:
+                    c.execute(statement)
+            recorder._create_table(c)
+        return recorder
+
+    def _peek(self) -> None:
+        """Refuse a file that is not a verbale store before a writable connection touches it
+        (the library's connection would switch it to WAL mode)."""
+        try:
+            conn = sqlite3.connect(read_only_uri(self.path), uri=True)
+            try:
+                self._layout(conn.cursor())
+            finally:
+                conn.close()
+        except sqlite3.Error as error:
+            raise unavailable(error, self.where) from None
+
+    @contextmanager
+    def _immediate(self) -> Iterator[SQLiteCursor]:
+        """One write transaction that takes the write lock at once: the look at the tables
+        and what follows from it (create, upgrade) cannot be overtaken by another process."""
+        with self.datastore.get_connection(commit=True) as conn:
+            cursor = conn.cursor()
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+
+    def _layout(self, c: SQLiteCursor | sqlite3.Cursor) -> str:
+        """'new', 'current' or 'legacy'; refuses anything else."""
+        c.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        rows = c.fetchall()
+        tables = {row[1] for row in rows if row[0] == "table"}
+        if not tables:
+            if self.read_only:
+                raise self._fail("no verbale store there: the database has no tables")
+            return "new"
+        if MARKER_TABLE in tables:
+            c.execute(f"SELECT max(schema_version) FROM {MARKER_TABLE}")
+            found = c.fetchone()[0]
+            if found is not None and int(found) > SCHEMA_VERSION:
+                raise self._fail(f"written by a newer verbale (store schema {found}; this "
+                                 f"verbale knows up to {SCHEMA_VERSION}): upgrade verbale")
+        if {EVENTS_TABLE, HEADS_TABLE} <= tables:
+            return "current"
+        if {LEGACY_EVENTS_TABLE, LEGACY_HEADS_TABLE} <= tables and MARKER_TABLE not in tables:
+            return "legacy"
+        raise self._fail(f"not a verbale store (it has tables {', '.join(sorted(tables))})")
+
+
+# ---- PostgreSQL -----------------------------------------------------------------------------
+
+
+class _GuardedPostgresDatastore(PostgresDatastore):
+    """The library's datastore whose connections turn database failures (not a conflict
+    between writers) into StoreUnavailable; `transaction` goes through `get_connection`."""
+
+    where = "the store"
+
+    @contextmanager
+    def get_connection(self) -> Iterator[Connection[DictRow]]:
+        with _guarded(self.where), super().get_connection() as conn:
+            yield conn
+
+
+class VerbalePostgresFactory(PostgresFactory):
+    """The library's factory with: sessions named `verbale`, a connect timeout, read-only
+    sessions and no DDL for a read-only opening, and a first connection that says at once, in
+    one line, why the server cannot be used."""
+
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        self.read_only = _is_yes(self.env, READ_ONLY)
+        self.where = self.env.get(WHERE) or "postgresql"
+        # The library's factory builds a PostgresDatastore from its variables; the guarded one
+        # only adds behaviour, so the instance takes its class instead of being built again.
+        self.datastore.__class__ = _GuardedPostgresDatastore
+        cast(_GuardedPostgresDatastore, self.datastore).where = self.where
+        kwargs = self.datastore.pool.kwargs
+        assert isinstance(kwargs, dict)
+        kwargs["application_name"] = os.environ.get("PGAPPNAME") or APPLICATION_NAME
+        kwargs["connect_timeout"] = int(self.datastore.pool.timeout)
+        # Open the pool's connections before the first request: a request made while the
+        # first connection is still being made would have the pool start a second one.
+        self.datastore.pool_open_timeout = self.datastore.pool.timeout
+        if self.read_only:
+            kwargs["options"] = (os.environ.get("PGOPTIONS", "")
+                                 + " -c default_transaction_read_only=on").strip()
+        self.tables = self._probe(kwargs)
+
+    def _probe(self, kwargs: dict[str, Any]) -> set[str]:
+        """The tables of the store's schema, on a short-lived connection of its own."""
+        params = {k: v for k, v in kwargs.items() if k != "row_factory"}
+        try:
+            with psycopg.connect(**params) as conn:
+                rows = conn.execute(
+                    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON "
+                    "n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind IN ('r', 'p')",
+                    (self.datastore.schema,)).fetchall()
+                tables = {str(r[0]) for r in rows}
+                if MARKER_TABLE in tables:
+                    found = conn.execute(
+                        f'SELECT max(schema_version) FROM "{self.datastore.schema}".'
+                        f"{MARKER_TABLE}").fetchone()
+                    if found and found[0] is not None and int(found[0]) > SCHEMA_VERSION:
+                        raise StoreUnavailable(
+                            f"store {self.where}: written by a newer verbale (store schema "
+                            f"{found[0]}; this verbale knows up to {SCHEMA_VERSION})")
+                return tables
+        except psycopg.Error as error:
+            raise unavailable(error, self.where) from None
+
+    def application_recorder(self) -> ApplicationRecorder:
+        recorder = ChainedPostgresRecorder(datastore=self.datastore,
+                                           events_table_name=EVENTS_TABLE)
+        if self.read_only:
+            if not {EVENTS_TABLE, HEADS_TABLE} <= self.tables:
+                have = (f"it has tables {', '.join(sorted(self.tables))}" if self.tables
+                        else "it has no tables")
+                raise StoreUnavailable(
+                    f"store {self.where}: no verbale store in schema {self.datastore.schema} "
+                    f"({have})")
+            return recorder
+        recorder.create_table()
+        return recorder
