@@ -6,7 +6,7 @@ import runpy
 import sys
 
 BENCHMARKS = ("bench.bench_cirulla", "bench.bench_briscola", "bench.bench_store",
-              "bench.bench_timeline")
+              "bench.bench_timeline", "bench.bench_startup")
 
 if __name__ == "__main__":
     for name in BENCHMARKS:

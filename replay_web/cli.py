@@ -25,7 +25,7 @@ ENVIRONMENT, USAGE, BUG, INTERRUPTED = 1, 2, 3, 130
 
 # command path -> the module that registers it (imported on first use).
 _LAZY: dict[str, dict[str, str]] = {
-    "": {"verify": "replay_web.cli_store", "export": "replay_web.cli_store",
+    "": {"verify": "replay_web.cli_verify", "export": "replay_web.cli_export",
          "audit": "replay_web.cli_audit", "matches": "replay_web.cli_matches"},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",
                  "matches": "replay_web.cli_store"},

@@ -15,7 +15,7 @@ import click
 
 from projections.store.listing import Filters, Listing, MatchSummary, list_matches
 from replay_web.cli import cli
-from replay_web.cli_store import DATABASE_HELP, open_store
+from replay_web.cli_database import DATABASE_HELP, open_store
 from replay_web.i18n import _, ngettext
 from replay_web.progress import progress
 

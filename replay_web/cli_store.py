@@ -1,19 +1,16 @@
-"""`verbale verify`, `verbale export` and `verbale simulate matches --store`: the event store."""
+"""`verbale simulate matches [--store]` and the one recording loop of `simulate ... --store`:
+bot matches recorded action by action, resumed when an interrupted run left them open."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from importlib.metadata import version
-from pathlib import Path
-from string import hexdigits
-from typing import TextIO, cast
+from typing import cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import click
 
-from domain.record.audit import Severity
 from domain.record.clock import stamp, utc
 from domain.record.commands import CreateMatch, MatchCommand
 from domain.record.decide import decide
@@ -25,193 +22,17 @@ from domain.record.simulate import Table, next_command
 from domain.record.tournament import TournamentRefused, TournamentState
 from domain.shuffle import Seed, SeedError
 from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
-from projections.store.config import StoreConfigError
-from projections.store.export import ExportError
-from projections.store.verify import Tally, Verdict, tally, verify_store
-from replay_web.cli import CommandFailed, UsageProblem, cli, simulate
-from replay_web.i18n import _, ngettext
-from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
+from replay_web.cli import CommandFailed, simulate
+from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.i18n import _
 from replay_web.progress import progress
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
-DATABASE_HELP = "Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db)."
 
 
 def simulator() -> RecordedBy:
     """The envelope of what the simulator records: the program and its version."""
     return RecordedBy("simulator", f"verbale {version('verbale')}")
-
-
-def open_store(database: str | None, read_only: bool = False) -> MatchStore:
-    """The store named by --database, else by VERBALE_DATABASE_URL, else ./var/verbale.db.
-    `read_only` (verify, export, listing) creates and changes nothing. A bad URL is a usage
-    problem naming where it came from (exit 2); a store that cannot be opened raises
-    StoreUnavailable, one line naming the store (exit 1, replay_web/cli.py)."""
-    try:
-        return MatchStore(url=database, read_only=read_only,
-                          origin="--database" if database is not None else None)
-    except StoreConfigError as error:
-        raise UsageProblem(str(error)) from None
-
-
-def parse_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a match id (a UUID)",
-                                 param_hint="--match") from None
-
-
-@cli.command("verify")
-@click.option("--match", "match_text", default=None, help="Check only this match (its id).")
-@click.option("--database", default=None, help=DATABASE_HELP)
-def verify(match_text: str | None, database: str | None) -> None:
-    """Re-check every match: chain, head, seeds and deals, every play, and the result."""
-    if match_text is not None and not _looks_like_an_id(match_text):
-        # a usage problem whatever the store holds, so before opening it
-        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
-                             "least {minimum} hex digits)").format(text=match_text,
-                                                                   minimum=PREFIX_MINIMUM))
-    store = open_store(database, read_only=True)
-    try:
-        only = resolve_match(store, match_text) if match_text else None
-        verdicts = verify_store(store, only, lambda streams: progress(
-            streams, len(streams), _("verifying")))
-    finally:
-        store.close()
-    for verdict in verdicts:
-        for line in render_verdict(verdict):
-            click.echo(line)
-    for line in render_in_progress(verdicts):
-        click.echo(line)
-    click.echo(render_summary(tally(verdicts)))
-    if only is not None:
-        for verdict in verdicts:
-            click.echo(_("head of {stream}: event {version}, hash {hash}").format(
-                stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
-    if not all(v.ok for v in verdicts):
-        sys.exit(1)
-
-
-def _looks_like_an_id(text: str) -> bool:
-    digits = text.strip().replace("-", "")
-    return PREFIX_MINIMUM <= len(digits) <= 32 and all(d in hexdigits for d in digits)
-
-
-def render_verdict(verdict: Verdict) -> list[str]:
-    failed = len(verdict.of(Severity.FAILURE))
-    if not verdict.ok:
-        status = ngettext("FAILED ({n} problem)", "FAILED ({n} problems)", failed).format(
-            n=failed)
-    elif verdict.in_progress:
-        status = _("OK so far, in progress")
-    else:
-        status = _("OK")
-    findings, notes = len(verdict.of(Severity.FINDING)), len(verdict.of(Severity.NOTE))
-    found = [ngettext("{n} irregularity", "{n} irregularities", findings).format(n=findings)
-             if findings else "",
-             ngettext("{n} unverifiable check", "{n} unverifiable checks", notes).format(n=notes)
-             if notes else ""]
-    extra = ", ".join(f for f in found if f)
-    if extra:
-        status += f", {extra}"
-    events = ngettext("{n} event", "{n} events", verdict.events).format(n=verdict.events)
-    head = f"{verdict.stream}  {verdict.kind:<14} {events:>11}  {status}"
-    note = _standing(verdict)
-    lines = [head + (f"  ({note})" if note and verdict.ok else "")]
-    what = _("tournament") if verdict.category == "tournament" else _("match")
-    lines.extend(f"    {what} {verdict.stream} {problem}"
-                 for problem in sorted(verdict.problems, key=lambda p: -p.severity))
-    if note and not verdict.ok:
-        lines.append(f"    {note}")
-    return lines
-
-
-def _standing(verdict: Verdict) -> str | None:
-    """Where a match not finished stands, for people (smazzate counted from 1)."""
-    if verdict.standing is None:
-        return verdict.note
-    smazzata, phase = verdict.standing
-    if phase == "ended":
-        return _("in progress: the play is over, a seed is not revealed yet")
-    return _("in progress: smazzata {n}, phase '{phase}'").format(n=smazzata, phase=phase)
-
-
-def render_in_progress(verdicts: list[Verdict]) -> list[str]:
-    """The matches in progress, each with the commitments it has not revealed yet."""
-    going = [v for v in verdicts if v.ok and v.in_progress]
-    if not going:
-        return []
-    lines = [ngettext("{n} match in progress, its commitments not yet revealed:",
-                      "{n} matches in progress, their commitments not yet revealed:",
-                      len(going)).format(n=len(going))]
-    for verdict in going:
-        lines.append(f"  {verdict.stream}  {verdict.kind}  {_standing(verdict) or ''}".rstrip())
-        for smazzata, commitment in verdict.unrevealed:
-            label = (_("commitment to the match seed") if smazzata is None else
-                     _("commitment to the seed of smazzata {n}").format(n=smazzata))
-            lines.append(f"      {label}: {commitment}")
-    return lines
-
-
-def render_summary(t: Tally) -> str:
-    text = _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
-             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(
-        streams=t.streams, tournaments=t.tournaments, matches=t.matches, events=t.events,
-        finished=t.finished, in_progress=t.in_progress, failed=t.failed)
-    if t.irregularities or t.unverifiable:
-        text += _("; {irregularities} irregularities for the arbiter, {unverifiable} "
-                  "unverifiable checks").format(irregularities=t.irregularities,
-                                                unverifiable=t.unverifiable)
-    return text
-
-
-@cli.command("export")
-@click.option("--match", "match_text", required=True,
-              help="The match id, or a unique prefix of it.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
-              show_default=True, help="JSON lines: one stored record per line.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="FILE",
-              help="Write to FILE, all or nothing (default: standard output).")
-@click.option("--database", default=None, help=DATABASE_HELP)
-def export(match_text: str, fmt: str, output: Path | None, database: str | None) -> None:
-    """Write a match's events as JSON lines (docs/events.md), then say how many and the head
-    hash (the hash of the last event): on standard error when the lines go to standard output,
-    on standard output when they go to a file. A file is written whole or not at all."""
-    from projections.store.export import Exported, export_file, write_jsonl
-
-    to_file = output is not None and str(output) != "-"
-    store = open_store(database, read_only=True)
-    try:
-        stream = resolve_match(store, match_text)
-        done: Exported
-        if to_file:
-            assert output is not None
-            try:
-                done = export_file(store, stream, output)
-            except OSError as error:
-                raise CommandFailed(_("cannot write {file}: {reason}").format(
-                    file=output, reason=error.strerror or error)) from None
-        else:
-            with click.open_file("-", "w", encoding="utf-8") as lines:
-                done = write_jsonl(store, stream, cast(TextIO, lines))
-                lines.flush()
-    except ExportError as error:
-        raise CommandFailed(str(error)) from None
-    finally:
-        store.close()
-    where = str(output) if to_file else _("standard output")
-    click.echo(ngettext("{count} event of match {stream} written to {where}; head hash {head}",
-                        "{count} events of match {stream} written to {where}; head hash {head}",
-                        done.events).format(count=done.events, stream=stream, where=where,
-                                            head=done.head), err=not to_file)
-    if not done.head_agrees:
-        last, head = done.stored_head or (0, "-")
-        raise CommandFailed(_("the store's head of match {stream} is event {version} (hash "
-                              "{head}), not the last event exported: run 'verbale verify "
-                              "--match {stream}'").format(stream=stream, version=last,
-                                                          head=head))
 
 
 @simulate.command("matches")

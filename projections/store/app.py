@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
@@ -37,8 +37,11 @@ from domain.record.tournament import (
 from projections.store.canonical import GENESIS, canonical_json, event_hash, presorted_json
 from projections.store.config import READ_ONLY, URL_VARIABLE, WHERE, store_env
 from projections.store.facts import FACT_OF, TOPIC_OF, StoredFact, record_of
-from projections.store.opening import OPEN_ERRORS, unavailable
-from projections.store.recorders import ChainedPostgresRecorder, ChainedSQLiteRecorder, Head
+from projections.store.opening import open_errors, unavailable
+from projections.store.recorders import ChainedSQLiteRecorder, Head
+
+if TYPE_CHECKING:
+    from projections.store.recorders_postgres import ChainedPostgresRecorder
 
 
 class ConcurrencyConflict(RuntimeError):
@@ -114,7 +117,7 @@ class MatchStore(Application[UUID]):
         self.read_only = read_only
         try:
             super().__init__(env=environment)
-        except OPEN_ERRORS as error:
+        except open_errors() as error:
             # Whatever was opened is closed: a refused file is left as it was found.
             factory = getattr(self, "factory", None)
             if factory is not None:
@@ -136,7 +139,7 @@ class MatchStore(Application[UUID]):
 
     @property
     def chained(self) -> ChainedSQLiteRecorder | ChainedPostgresRecorder:
-        return cast(ChainedSQLiteRecorder | ChainedPostgresRecorder, self.recorder)
+        return cast("ChainedSQLiteRecorder | ChainedPostgresRecorder", self.recorder)
 
     # ---- reading ------------------------------------------------------------------------------
 

@@ -120,7 +120,7 @@ def _postgres_env(url: str, origin: str) -> dict[str, str]:
                                    f"number of at least {least}")
         return text
 
-    return {"PERSISTENCE_MODULE": f"{_OPENING}:VerbalePostgresFactory",
+    return {"PERSISTENCE_MODULE": f"{_OPENING}_postgres:VerbalePostgresFactory",
             "POSTGRES_DBNAME": database,
             "POSTGRES_HOST": hostname, "POSTGRES_PORT": str(port or 5432),
             "POSTGRES_USER": unquote(parts.username or "postgres"),

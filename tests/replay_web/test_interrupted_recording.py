@@ -304,7 +304,8 @@ def test_ctrl_c_inside_the_schedule_and_create_transaction_stores_neither(
     both, in one transaction."""
     from dataclasses import replace
 
-    from projections.store.recorders import ChainedPostgresRecorder, ChainedSQLiteRecorder
+    from projections.store.recorders import ChainedSQLiteRecorder
+    from projections.store.recorders_postgres import ChainedPostgresRecorder
     seed = Seed.from_hex(SEED)
     demo = demo_set(seed, 1)[0]
     match = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")

@@ -1,0 +1,120 @@
+"""`verbale verify`: every stream of the store re-checked, or one match by its id or prefix."""
+
+from __future__ import annotations
+
+import sys
+from string import hexdigits
+
+import click
+
+from domain.record.audit import Severity
+from projections.store.verify import Tally, Verdict, tally, verify_store
+from replay_web.cli import UsageProblem, cli
+from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.i18n import _, ngettext
+from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
+from replay_web.progress import progress
+
+
+@cli.command("verify")
+@click.option("--match", "match_text", default=None, help="Check only this match (its id).")
+@click.option("--database", default=None, help=DATABASE_HELP)
+def verify(match_text: str | None, database: str | None) -> None:
+    """Re-check every match: chain, head, seeds and deals, every play, and the result."""
+    if match_text is not None and not _looks_like_an_id(match_text):
+        # a usage problem whatever the store holds, so before opening it
+        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
+                             "least {minimum} hex digits)").format(text=match_text,
+                                                                   minimum=PREFIX_MINIMUM))
+    store = open_store(database, read_only=True)
+    try:
+        only = resolve_match(store, match_text) if match_text else None
+        verdicts = verify_store(store, only, lambda streams: progress(
+            streams, len(streams), _("verifying")))
+    finally:
+        store.close()
+    for verdict in verdicts:
+        for line in render_verdict(verdict):
+            click.echo(line)
+    for line in render_in_progress(verdicts):
+        click.echo(line)
+    click.echo(render_summary(tally(verdicts)))
+    if only is not None:
+        for verdict in verdicts:
+            click.echo(_("head of {stream}: event {version}, hash {hash}").format(
+                stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
+    if not all(v.ok for v in verdicts):
+        sys.exit(1)
+
+
+def _looks_like_an_id(text: str) -> bool:
+    digits = text.strip().replace("-", "")
+    return PREFIX_MINIMUM <= len(digits) <= 32 and all(d in hexdigits for d in digits)
+
+
+def render_verdict(verdict: Verdict) -> list[str]:
+    failed = len(verdict.of(Severity.FAILURE))
+    if not verdict.ok:
+        status = ngettext("FAILED ({n} problem)", "FAILED ({n} problems)", failed).format(
+            n=failed)
+    elif verdict.in_progress:
+        status = _("OK so far, in progress")
+    else:
+        status = _("OK")
+    findings, notes = len(verdict.of(Severity.FINDING)), len(verdict.of(Severity.NOTE))
+    found = [ngettext("{n} irregularity", "{n} irregularities", findings).format(n=findings)
+             if findings else "",
+             ngettext("{n} unverifiable check", "{n} unverifiable checks", notes).format(n=notes)
+             if notes else ""]
+    extra = ", ".join(f for f in found if f)
+    if extra:
+        status += f", {extra}"
+    events = ngettext("{n} event", "{n} events", verdict.events).format(n=verdict.events)
+    head = f"{verdict.stream}  {verdict.kind:<14} {events:>11}  {status}"
+    note = _standing(verdict)
+    lines = [head + (f"  ({note})" if note and verdict.ok else "")]
+    what = _("tournament") if verdict.category == "tournament" else _("match")
+    lines.extend(f"    {what} {verdict.stream} {problem}"
+                 for problem in sorted(verdict.problems, key=lambda p: -p.severity))
+    if note and not verdict.ok:
+        lines.append(f"    {note}")
+    return lines
+
+
+def _standing(verdict: Verdict) -> str | None:
+    """Where a match not finished stands, for people (smazzate counted from 1)."""
+    if verdict.standing is None:
+        return verdict.note
+    smazzata, phase = verdict.standing
+    if phase == "ended":
+        return _("in progress: the play is over, a seed is not revealed yet")
+    return _("in progress: smazzata {n}, phase '{phase}'").format(n=smazzata, phase=phase)
+
+
+def render_in_progress(verdicts: list[Verdict]) -> list[str]:
+    """The matches in progress, each with the commitments it has not revealed yet."""
+    going = [v for v in verdicts if v.ok and v.in_progress]
+    if not going:
+        return []
+    lines = [ngettext("{n} match in progress, its commitments not yet revealed:",
+                      "{n} matches in progress, their commitments not yet revealed:",
+                      len(going)).format(n=len(going))]
+    for verdict in going:
+        lines.append(f"  {verdict.stream}  {verdict.kind}  {_standing(verdict) or ''}".rstrip())
+        for smazzata, commitment in verdict.unrevealed:
+            label = (_("commitment to the match seed") if smazzata is None else
+                     _("commitment to the seed of smazzata {n}").format(n=smazzata))
+            lines.append(f"      {label}: {commitment}")
+    return lines
+
+
+def render_summary(t: Tally) -> str:
+    text = _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
+             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(
+        streams=t.streams, tournaments=t.tournaments, matches=t.matches, events=t.events,
+        finished=t.finished, in_progress=t.in_progress, failed=t.failed)
+    if t.irregularities or t.unverifiable:
+        text += _("; {irregularities} irregularities for the arbiter, {unverifiable} "
+                  "unverifiable checks").format(irregularities=t.irregularities,
+                                                unverifiable=t.unverifiable)
+    return text
