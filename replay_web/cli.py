@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
-from replay_web.i18n import _, choose_language
+from replay_web.i18n import _, choose_language, translate_error
 
 ENVIRONMENT, USAGE, BUG, INTERRUPTED = 1, 2, 3, 130
 
@@ -116,7 +116,7 @@ def classify(error: BaseException) -> tuple[int, str]:
     """The exit code and the one line for an exception no command turned into a message."""
     code = getattr(error, "exit_code", None)
     if isinstance(code, int) and code in (ENVIRONMENT, USAGE):
-        return code, str(error)
+        return code, translate_error(error)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
         return ENVIRONMENT, f"{where}{error.strerror or error}"

@@ -25,6 +25,8 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from domain.text import Said, said_of
+
 DOMAIN = "verbale"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("it", "en")
@@ -74,6 +76,25 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
+
+
+def translate(text: object) -> str:
+    """A message of `domain` or `projections` (domain.text.Said) in the chosen language, its
+    parameters that are messages too translated with it; any other text as it is."""
+    if not isinstance(text, Said):
+        return str(text)
+    params = {name: translate(value) if isinstance(value, Said) else value
+              for name, value in text.params.items()}
+    try:
+        return _(text.template).format(**params)
+    except (KeyError, IndexError, ValueError):   # a translation with a broken placeholder
+        return str.__str__(text)
+
+
+def translate_error(error: BaseException) -> str:
+    """An exception's message in the chosen language (its `say` message, else its text)."""
+    said = said_of(error)
+    return translate(said) if said is not None else str(error)
 
 
 def _install_into_click() -> None:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -142,17 +144,28 @@ def test_a_directory_that_cannot_be_made_or_written(tmp_path: Path) -> None:
                     "database file (is its directory there and writable?)")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only directory; the "
-                    "/proc case above covers it")
+@contextmanager
+def read_only_directory(folder: Path) -> Iterator[None]:
+    """`folder` made unwritable for this process: by its mode, or, for root (whom modes do not
+    stop), by the file system's immutable attribute (chattr +i)."""
+    folder.chmod(0o555)
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(folder)], check=True)
+    try:
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+
+
 def test_a_read_only_directory(tmp_path: Path) -> None:
     folder = tmp_path / "locked"
     folder.mkdir()
-    folder.chmod(0o555)
-    try:
+    with read_only_directory(folder):
         line = one_line(*run("simulate", "matches", "--count", "1", "--store", "--database",
                              f"sqlite:///{folder}/verbale.db")[:2], 1)
-    finally:
-        folder.chmod(0o755)
     assert line == (f"verbale: store sqlite:///{folder}/verbale.db: cannot create the store: the "
                     f"directory {folder} is not writable")
     assert list(folder.iterdir()) == []
