@@ -56,9 +56,10 @@ CLICK_DIR = $(shell $(BIN)/python -c "import click, os; print(os.path.relpath(os
 MESSAGES_POT := replay_web/locale/verbale.pot
 
 .PHONY: messages
-messages: $(RUN_STAMP)
-	$(BIN)/pybabel --quiet extract -F babel.cfg --no-default-keywords -k _ -k ngettext:1,2 -c TRANSLATORS: \
-		--project verbale --sort-by-file -o $(MESSAGES_POT) replay_web/*.py $(CLICK_DIR)/*.py
+messages: $(DEV_STAMP)
+	$(BIN)/pybabel --quiet extract -F babel.cfg --no-default-keywords -k _ -k ngettext:1,2 -k say -k N_ \
+		-c TRANSLATORS: --project verbale --sort-by-file -o $(MESSAGES_POT) replay_web/*.py \
+		$(shell find domain projections -name '*.py') $(CLICK_DIR)/*.py
 	$(BIN)/pybabel --quiet update -D verbale -i $(MESSAGES_POT) -d replay_web/locale \
 		--no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel compile --statistics -D verbale -d replay_web/locale

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from enum import Enum, IntEnum
 from typing import Literal
 
+from domain.text import Said, say
+
 
 class CardParseError(ValueError):
     """A card written in a way the notation does not accept."""
@@ -214,8 +216,8 @@ _WORDS = re.compile(r"^(?P<rank>[^\s]+)\s+(?:di\s+|de\s+)?(?P<suit>[^\s]+)$")
 # No 8, 9 or 10: the French deck is used "senza i Jolly, gli 8, i nove e i dieci" (000).
 _COMPACT = re.compile(r"^(?P<rank>[1-7ajqkfcr])(?P<suit>[dcbsqhfp♦♥♣♠♢♡♧♤])$")
 
-EXPECTED = ("a card such as 7d, Rc, Fb, Cs, Ad (rank A 2-7 F C R or J Q K, then suit d c b s or "
-            "♦ ♥ ♣ ♠), or words such as 'sette di denari' or 'K♥'")
+EXPECTED: Said = say("a card such as 7d, Rc, Fb, Cs, Ad (rank A 2-7 F C R or J Q K, then suit "
+                     "d c b s or ♦ ♥ ♣ ♠), or words such as 'sette di denari' or 'K♥'")
 
 
 def parse_card(text: str) -> Card:
@@ -228,10 +230,12 @@ def parse_card(text: str) -> Card:
     words = _WORDS.match(lowered)
     if words is not None and words["rank"] in _RANK_WORDS and words["suit"] in _SUIT_WORDS:
         return card(_SUIT_WORDS[words["suit"]], _RANK_WORDS[words["rank"]])
-    raise CardParseError(f"{excerpt(text)} is not a card: expected {EXPECTED}")
+    raise CardParseError(say("{text} is not a card: expected {expected}", text=excerpt(text),
+                             expected=EXPECTED))
 
 
-SUIT_EXPECTED = "a suit: d c b s, denari coppe bastoni spade, quadri cuori fiori picche or ♦ ♥ ♣ ♠"
+SUIT_EXPECTED: Said = say("a suit: d c b s, denari coppe bastoni spade, quadri cuori fiori "
+                          "picche or ♦ ♥ ♣ ♠")
 
 
 def parse_suit(text: str) -> Suit:
@@ -239,7 +243,8 @@ def parse_suit(text: str) -> Suit:
     lowered = unicodedata.normalize("NFC", text).strip().lower().replace("\ufe0f", "")
     suit = _SUIT_WORDS.get(lowered)
     if suit is None:
-        raise CardParseError(f"{excerpt(text)} is not a suit: expected {SUIT_EXPECTED}")
+        raise CardParseError(say("{text} is not a suit: expected {expected}",
+                                 text=excerpt(text), expected=SUIT_EXPECTED))
     return suit
 
 
@@ -290,12 +295,17 @@ def parse_item(item: str, position: int, count: int) -> Card:
         return parse_card(item)
     except CardParseError:
         pass
-    hint = ""
-    if count > 1 and item.lower() in _LIST_WORDS:
-        hint = "; separate cards written in words with commas: 'sette di denari, re di coppe'"
-    where = f"item {position} of {count} in the list, {excerpt(item)}," if count > 1 \
-        else excerpt(item)
-    raise CardParseError(f"{where} is not a card: expected {EXPECTED}{hint}")
+    if count == 1:
+        raise CardParseError(say("{text} is not a card: expected {expected}",
+                                 text=excerpt(item), expected=EXPECTED))
+    if item.lower() in _LIST_WORDS:
+        raise CardParseError(say(
+            "item {position} of {count} in the list, {text}, is not a card: expected "
+            "{expected}; separate cards written in words with commas: 'sette di denari, re di "
+            "coppe'", position=position, count=count, text=excerpt(item), expected=EXPECTED))
+    raise CardParseError(say("item {position} of {count} in the list, {text}, is not a card: "
+                             "expected {expected}", position=position, count=count,
+                             text=excerpt(item), expected=EXPECTED))
 
 
 def check_distinct(cards: Iterable[Card], text: str) -> None:
@@ -303,7 +313,8 @@ def check_distinct(cards: Iterable[Card], text: str) -> None:
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
-            raise CardParseError(f"card {c.code} is listed twice in {excerpt(text)}")
+            raise CardParseError(say("card {card} is listed twice in {text}", card=c.code,
+                                     text=excerpt(text)))
         seen.add(c)
 
 

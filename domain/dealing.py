@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from domain.cards import Card
 from domain.seating import Seating
+from domain.text import say
 
 
 class DealError(ValueError):
@@ -29,8 +30,9 @@ def deal_round_robin(deck: Sequence[Card], seating: Seating, dealer: int,
     players = seating.players
     dealt = players * per_seat
     if per_seat < 0 or dealt > len(deck):
-        raise DealError(f"cannot deal {per_seat} cards to each of {players} seats "
-                        f"from a deck of {len(deck)}")
+        raise DealError(say("cannot deal {per_seat} cards to each of {players} seats from a "
+                            "deck of {size}", per_seat=per_seat, players=players,
+                            size=len(deck)))
     order = seating.rounds[seating.check_seat(dealer)]
     hands: list[tuple[Card, ...]] = [()] * players
     for served, seat in enumerate(order):

@@ -19,14 +19,16 @@ from domain.cards import Card
 from domain.events import CardPlayed, PlayEvent
 from domain.seating import Seating
 from domain.shuffle import Seed
+from domain.text import say
 from domain.viewing import Observation, Viewer, Visibility
 
 
 class RuleViolation(ValueError):
-    """A command the rules refuse. `rule` names the rule (e.g. 'C16 forced capture')."""
+    """A command the rules refuse. `rule` names the rule (e.g. 'C16 forced capture'), a data
+    value shown as it is; `message` is built with `say` (domain/text.py)."""
 
     def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{message} [{rule}]")
+        super().__init__(say("{message} [{rule}]", message=message, rule=rule))
         self.rule = rule
         self.message = message
 

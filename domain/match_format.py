@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from domain.text import Said, say
+
 GAMES = ("cirulla", "briscola")
 CIRULLA_TARGETS = (7, 11, 21, 31, 41, 51)
 CIRULLA_MAX_SMAZZATE = 6
@@ -63,7 +65,8 @@ class MatchFormat:
               vp: bool = False, cappotto_waits_end: bool = False) -> MatchFormat:
         """'21pt', '3smazzate', '1smazzata', '3sm', 'punti'/'points' (Briscola)."""
         if game not in GAMES:
-            raise MatchFormatError(f"game {game!r}: expected one of {', '.join(GAMES)}")
+            raise MatchFormatError(say("game {game}: expected one of {games}", game=repr(game),
+                                       games=", ".join(GAMES)))
         kind, length = _parse_kind(text, game)
         return cls(game, kind, length, ko=ko, cappotto_ends=cappotto_ends,
                    vinco_subito=vinco_subito, target_strict=target_strict,
@@ -85,20 +88,24 @@ class MatchFormat:
             return f"{self.length}smazzat{'a' if self.length == 1 else 'e'}"
         return "punti"
 
-    def describe(self) -> str:
+    def describe(self) -> Said:
+        """The format for people, e.g. "cirulla 21pt: the first side past the target wins"."""
         options = [name for flag, name in (
-            (self.ko, "KO (3 spareggi)"),
-            (self.cappotto_ends, "il cappotto chiude la partita"),
-            (self.vinco_subito, "vinco subito"),
-            (self.target_strict, "obiettivo da superare strettamente"),
-            (self.vinco_subito_ends_smazzata_only, "vinco subito chiude solo la smazzata"),
-            (self.cappotto_waits_end, "il cappotto chiude la partita a fine smazzata"),
-            (self.smazzate_pari, "numero pari di smazzate"),
-            (self.vp, "VP"),
-            (missing_vp_column(self) is not None, "senza VP: nessuna colonna nella tabella"),
+            (self.ko, say("KO (3 spareggi)")),
+            (self.cappotto_ends, say("a cappotto ends the match")),
+            (self.vinco_subito, say("vinco subito")),
+            (self.target_strict, say("the target must be strictly exceeded")),
+            (self.vinco_subito_ends_smazzata_only, say("vinco subito ends only the smazzata")),
+            (self.cappotto_waits_end, say("a cappotto ends the match when its smazzata ends")),
+            (self.smazzate_pari, say("an even number of smazzate")),
+            (self.vp, say("scored by VP")),
+            (missing_vp_column(self) is not None, say("no VP: the table has no column for it")),
         ) if flag]
-        head = f"{self.game} {self.text}: {_KIND_WORDS[self.kind]}"
-        return head + (f" [{', '.join(options)}]" if options else "")
+        if not options:
+            return say("{game} {format}: {kind}", game=self.game, format=self.text,
+                       kind=_KIND_WORDS[self.kind])
+        return say("{game} {format}: {kind} [{options}]", game=self.game, format=self.text,
+                   kind=_KIND_WORDS[self.kind], options=listed(options))
 
     @property
     def vp_column(self) -> int:
@@ -109,14 +116,22 @@ class MatchFormat:
             return self.length - 1
         missing = missing_vp_column(self)
         if missing is not None:
-            raise MatchFormatError(f"{self.describe()}: {missing}")
+            raise MatchFormatError(say("{format}: {reason}", format=self.describe(),
+                                       reason=missing))
         return 0 if self.kind is MatchKind.POINTS else self.length - 1
 
 
 BRISCOLA_VP_SMAZZATE = (1, 2, 3)  # 004, "Tabella dei Victory Points": 1, 2 and 3 smazzate
 
 
-def missing_vp_column(fmt: MatchFormat) -> str | None:
+def listed(items: Sequence[Said]) -> Said:
+    """Messages listed one after the other, separated by commas (each translated alone)."""
+    if len(items) == 1:
+        return items[0]
+    return say("{first}, {rest}", first=items[0], rest=listed(items[1:]))
+
+
+def missing_vp_column(fmt: MatchFormat) -> Said | None:
     """Why `fmt` has no column in its game's VP table (000, 004), or None when it has one.
 
     Every Cirulla format has one; Briscola 'punti' uses the 1 smazzata column, and 004 prints
@@ -126,24 +141,30 @@ def missing_vp_column(fmt: MatchFormat) -> str | None:
         return None
     if fmt.length in BRISCOLA_VP_SMAZZATE:
         return None
-    return (f"no VP column: the Briscola VP table of 004 has columns for 1, 2 and 3 smazzate "
-            f"only, not {fmt.length}")
+    return say("no VP column: the Briscola VP table of 004 has columns for 1, 2 and 3 "
+               "smazzate only, not {length}", length=fmt.length)
 
 
 _KIND_WORDS = {
-    MatchKind.TARGET: "vince chi supera l'obiettivo con più punti",
-    MatchKind.SMAZZATE: "numero fisso di smazzate",
-    MatchKind.POINTS: "partita a punti, vince chi supera 60",
+    MatchKind.TARGET: say("the side past the target with more points wins"),
+    MatchKind.SMAZZATE: say("a fixed number of smazzate"),
+    MatchKind.POINTS: say("a match to points: more than 60 wins"),
 }
 
 
-def _accepted(game: str) -> str:
+_KIND_NAMES = {
+    MatchKind.TARGET: say("target"),
+    MatchKind.SMAZZATE: say("smazzate"),
+    MatchKind.POINTS: say("points"),
+}
+
+
+def _accepted(game: str) -> Said:
     if game == "cirulla":
-        targets = "/".join(str(t) for t in CIRULLA_TARGETS)
-        return (f"'<N>pt' with N in {targets}, or '<N>smazzate' / '<N>sm' with N 1..6 "
-                "('1smazzata')")
-    return ("'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...), or N "
-            "even (2, 4, ...) with the option smazzate_pari")
+        return say("'<N>pt' with N in {targets}, or '<N>smazzate' / '<N>sm' with N 1..6 "
+                   "('1smazzata')", targets="/".join(str(t) for t in CIRULLA_TARGETS))
+    return say("'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...), or N "
+               "even (2, 4, ...) with the option smazzate_pari")
 
 
 def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
@@ -154,39 +175,47 @@ def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
         found = pattern.fullmatch(cleaned)
         if found and (game == "cirulla" or kind is MatchKind.SMAZZATE):
             return kind, int(found.group(1))
-    raise MatchFormatError(
-        f"match format {text!r} for {game}: not understood; accepted: {_accepted(game)}")
+    raise MatchFormatError(say("match format {text} for {game}: not understood; accepted: "
+                               "{accepted}", text=repr(text), game=game,
+                               accepted=_accepted(game)))
 
 
 def _check_format(fmt: MatchFormat) -> None:
-    where = f"match format {fmt.game} {fmt.kind.value} {fmt.length}"
+    where = say("match format {game} {kind} {length}", game=fmt.game,
+                kind=_KIND_NAMES[fmt.kind], length=fmt.length)
     if fmt.game not in GAMES:
-        raise MatchFormatError(f"{where}: game must be one of {', '.join(GAMES)}")
+        raise MatchFormatError(say("{where}: game must be one of {games}", where=where,
+                                   games=", ".join(GAMES)))
     if not isinstance(fmt.length, int) or isinstance(fmt.length, bool):
-        raise MatchFormatError(f"{where}: length must be an int")
+        raise MatchFormatError(say("{where}: length must be an int", where=where))
     if not _length_allowed(fmt):
-        raise MatchFormatError(f"{where}: not allowed; accepted: {_accepted(fmt.game)}")
+        raise MatchFormatError(say("{where}: not allowed; accepted: {accepted}", where=where,
+                                   accepted=_accepted(fmt.game)))
     if fmt.game == "cirulla" and (fmt.vinco_subito or fmt.vinco_subito_ends_smazzata_only):
-        raise MatchFormatError(f"{where}: 'vinco subito' is a Briscola rule (004)")
+        raise MatchFormatError(say("{where}: 'vinco subito' is a Briscola rule (004)",
+                                   where=where))
     if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.cappotto_waits_end
                                    or fmt.target_strict):
-        raise MatchFormatError(f"{where}: cappotto and targets are Cirulla rules (000)")
+        raise MatchFormatError(say("{where}: cappotto and targets are Cirulla rules (000)",
+                                   where=where))
     if fmt.cappotto_waits_end and not fmt.cappotto_ends:
-        raise MatchFormatError(f"{where}: cappotto_waits_end needs cappotto_ends")
+        raise MatchFormatError(say("{where}: cappotto_waits_end needs cappotto_ends",
+                                   where=where))
     if fmt.vinco_subito_ends_smazzata_only and not fmt.vinco_subito:
-        raise MatchFormatError(f"{where}: vinco_subito_ends_smazzata_only needs vinco_subito")
+        raise MatchFormatError(say("{where}: vinco_subito_ends_smazzata_only needs vinco_subito",
+                                   where=where))
     _check_even_and_vp(fmt, where)
 
 
-def _check_even_and_vp(fmt: MatchFormat, where: str) -> None:
+def _check_even_and_vp(fmt: MatchFormat, where: Said) -> None:
     if fmt.smazzate_pari and not (fmt.game == "briscola" and fmt.kind is MatchKind.SMAZZATE
                                   and fmt.length % 2 == 0):
-        raise MatchFormatError(f"{where}: smazzate_pari is the Briscola option for an even "
-                               "number of smazzate (2, 4, ...)")
+        raise MatchFormatError(say("{where}: smazzate_pari is the Briscola option for an even "
+                                   "number of smazzate (2, 4, ...)", where=where))
     missing = missing_vp_column(fmt)
     if fmt.vp and missing is not None:
-        raise MatchFormatError(f"{where}: {missing}; a match scored by VP cannot use this "
-                               "format")
+        raise MatchFormatError(say("{where}: {reason}; a match scored by VP cannot use this "
+                                   "format", where=where, reason=missing))
 
 
 def _length_allowed(fmt: MatchFormat) -> bool:
@@ -243,7 +272,8 @@ def match_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> int:
     progress = _progress(fmt, results)
     status = progress.status
     if not status.over:
-        raise MatchFormatError(f"{fmt.describe()}: MP asked before the match is over")
+        raise MatchFormatError(say("{format}: MP asked before the match is over",
+                                   format=fmt.describe()))
     if status.winner is None:
         return 0
     basis = status.totals if fmt.game == "cirulla" else progress.card_points
@@ -254,9 +284,9 @@ def _progress(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> _Progress:
     progress = _Progress(MatchStatus(False, None, False, (0, 0), 0, IN_CORSO), 0, (0, 0))
     for index, result in enumerate(results, start=1):
         if progress.status.over:
-            raise MatchFormatError(
-                f"{fmt.describe()}: smazzata {index} comes after the match was over "
-                f"({progress.status.reason})")
+            raise MatchFormatError(say(
+                "{format}: smazzata {number} comes after the match was over ({reason})",
+                format=fmt.describe(), number=index, reason=progress.status.reason))
         check_result(fmt, result, index)
         progress = _step(fmt, progress, result)
     return progress
@@ -363,49 +393,54 @@ def _after_spareggio(fmt: MatchFormat, before: MatchStatus, result: SmazzataResu
     if spareggio < SPAREGGI:
         return MatchStatus(False, None, False, before.totals, spareggio + 1, IN_CORSO)
     if result.last_capture_side is None:
-        raise MatchFormatError(
-            f"{fmt.describe()}: the 3rd spareggio ended level but names no last capture; "
-            "'perde il giocatore che ha fatto l'ultima presa nel 3° spareggio' needs it")
+        raise MatchFormatError(say(
+            "{format}: the 3rd spareggio ended level but names no last capture; 'perde il "
+            "giocatore che ha fatto l'ultima presa nel 3° spareggio' needs it",
+            format=fmt.describe()))
     return MatchStatus(True, 1 - result.last_capture_side, False, before.totals, 0,
                        "ultima presa nel 3° spareggio")
 
 
 def check_result(fmt: MatchFormat, result: SmazzataResult, index: int = 0) -> None:
     """A result the format cannot produce is refused, naming the smazzata and the field."""
-    where = f"{fmt.describe()}, smazzata {index}" if index else fmt.describe()
+    where = (say("{format}, smazzata {number}", format=fmt.describe(), number=index) if index
+             else fmt.describe())
     points = result.points
     if (len(points) != 2 or any(not isinstance(p, int) or isinstance(p, bool) or p < 0
                                 for p in points)):
-        raise MatchFormatError(f"{where}: points must be two non-negative ints, not {points!r}")
+        raise MatchFormatError(say("{where}: points must be two non-negative ints, not "
+                                   "{points}", where=where, points=repr(points)))
     for name in ("last_capture_side", "cappotto_side", "vinco_subito_side"):
         side = getattr(result, name)
         if side is not None and side not in (0, 1):
-            raise MatchFormatError(f"{where}: {name} must be 0, 1 or None, not {side!r}")
+            raise MatchFormatError(say("{where}: {field} must be 0, 1 or None, not {value}",
+                                       where=where, field=name, value=repr(side)))
     if fmt.game == "cirulla":
         if result.vinco_subito_side is not None:
-            raise MatchFormatError(f"{where}: vinco_subito_side is a Briscola rule")
+            raise MatchFormatError(say("{where}: vinco_subito_side is a Briscola rule",
+                                       where=where))
         return
     if result.cappotto_side is not None:
-        raise MatchFormatError(f"{where}: cappotto_side is a Cirulla rule")
+        raise MatchFormatError(say("{where}: cappotto_side is a Cirulla rule", where=where))
     _check_briscola_points(fmt, result, where)
 
 
-def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, where: str) -> None:
+def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, where: Said) -> None:
     total = sum(result.points)
     side = result.vinco_subito_side
     if side is None:
         if total != BRISCOLA_CARD_POINTS:
-            raise MatchFormatError(
-                f"{where}: card points total {total}; a smazzata played to the end totals 120")
+            raise MatchFormatError(say("{where}: card points total {total}; a smazzata played "
+                                       "to the end totals 120", where=where, total=total))
         if fmt.vinco_subito and briscola_smazzata_winner(result) is not None:
-            raise MatchFormatError(
-                f"{where}: with vinco subito a side reaching 61 ends the match at the trick "
-                "that brought it there; vinco_subito_side must name it")
+            raise MatchFormatError(say(
+                "{where}: with vinco subito a side reaching 61 ends the match at the trick "
+                "that brought it there; vinco_subito_side must name it", where=where))
         return
     if not fmt.vinco_subito:
-        raise MatchFormatError(f"{where}: vinco_subito_side given but the format has no "
-                               "vinco subito")
+        raise MatchFormatError(say("{where}: vinco_subito_side given but the format has no "
+                                   "vinco subito", where=where))
     if result.points[side] < BRISCOLA_SOGLIA or total > BRISCOLA_CARD_POINTS:
-        raise MatchFormatError(
-            f"{where}: vinco subito by side {side} needs at least 61 of at most 120 card "
-            f"points, got {result.points!r}")
+        raise MatchFormatError(say(
+            "{where}: vinco subito by side {side} needs at least 61 of at most 120 card "
+            "points, got {points}", where=where, side=side, points=repr(result.points)))

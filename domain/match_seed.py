@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 
 from domain.shuffle import Seed
+from domain.text import say
 
 _SMAZZATA_TAG = b"verbale/smazzata-v1\x00"
 _DEALER_TAG = b"verbale/dealer-v1\x00"
@@ -21,7 +22,7 @@ _DEALER_TAG = b"verbale/dealer-v1\x00"
 def smazzata_seed(match_seed: Seed, number: int) -> Seed:
     """The shuffle seed of smazzata `number` (0-based) of the match."""
     if not 0 <= number < 2**32:
-        raise ValueError(f"smazzata number {number} out of range 0..2^32-1")
+        raise ValueError(say("smazzata number {number} out of range 0..2^32-1", number=number))
     material = (_SMAZZATA_TAG + len(match_seed.value).to_bytes(4, "big") + match_seed.value
                 + number.to_bytes(4, "big"))
     return Seed(hashlib.sha256(material).digest())
@@ -30,5 +31,5 @@ def smazzata_seed(match_seed: Seed, number: int) -> Seed:
 def first_dealer(match_seed: Seed, players: int) -> int:
     """The dealer of the first smazzata, drawn from the match seed."""
     if players not in (2, 4):
-        raise ValueError(f"a table has 2 or 4 players, not {players}")
+        raise ValueError(say("a table has 2 or 4 players, not {players}", players=players))
     return hashlib.sha256(_DEALER_TAG + match_seed.value).digest()[0] % players

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.text import say
+
 # 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
 # 004: "all'avversario fino a un massimo di 20 punti"
 PENALTY_CAP = {"cirulla": 6, "briscola": 20}
@@ -35,11 +37,12 @@ class Forfeit:
 def penalty_awarded(game: str, unawarded_points: int) -> int:
     """Points given to the opponent: the unawarded ones (+1 scopa in Cirulla), capped."""
     if game not in PENALTY_CAP:
-        raise PenaltyError(f"forfeit: game {game!r} is not one of {', '.join(PENALTY_CAP)}")
+        raise PenaltyError(say("forfeit: game {game} is not one of {games}", game=repr(game),
+                               games=", ".join(PENALTY_CAP)))
     _check_count("unawarded_points", unawarded_points)
     if game == "briscola" and unawarded_points > BRISCOLA_CARD_POINTS:
-        raise PenaltyError(
-            f"forfeit: {unawarded_points} unawarded card points; a smazzata has 120")
+        raise PenaltyError(say("forfeit: {points} unawarded card points; a smazzata has 120",
+                               points=unawarded_points))
     return min(unawarded_points + EXTRA_SCOPA[game], PENALTY_CAP[game])
 
 
@@ -51,9 +54,11 @@ def forfeit(game: str, totals_before: tuple[int, int], guilty_side: int,
     è ancora a favore di chi ha fatto scadere il tempo ... la differenza punti è uguale a zero".
     """
     if guilty_side not in (0, 1):
-        raise PenaltyError(f"forfeit: guilty_side must be 0 or 1, not {guilty_side!r}")
+        raise PenaltyError(say("forfeit: guilty_side must be 0 or 1, not {value}",
+                               value=repr(guilty_side)))
     if len(totals_before) != 2:
-        raise PenaltyError(f"forfeit: totals_before must be two ints, not {totals_before!r}")
+        raise PenaltyError(say("forfeit: totals_before must be two ints, not {value}",
+                               value=repr(totals_before)))
     for side, total in enumerate(totals_before):
         _check_count(f"totals_before[{side}]", total)
     awarded = penalty_awarded(game, unawarded_points)
@@ -66,4 +71,5 @@ def forfeit(game: str, totals_before: tuple[int, int], guilty_side: int,
 
 def _check_count(name: str, value: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise PenaltyError(f"forfeit: {name} must be a non-negative int, not {value!r}")
+        raise PenaltyError(say("forfeit: {field} must be a non-negative int, not {value}",
+                               field=name, value=repr(value)))

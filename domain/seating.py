@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from domain.text import say
+
 
 class Direction(Enum):
     COUNTERCLOCKWISE = "counterclockwise"
@@ -32,7 +34,8 @@ class Seating:
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):
-            raise SeatingError(f"a table has 2 or 4 players, not {self.players}")
+            raise SeatingError(say("a table has 2 or 4 players, not {players}",
+                                   players=self.players))
         step = 1 if self.direction is Direction.COUNTERCLOCKWISE else -1
         after = tuple((s + step) % self.players for s in range(self.players))
         object.__setattr__(self, "after", after)
@@ -50,7 +53,8 @@ class Seating:
 
     def check_seat(self, seat: int) -> int:
         if not 0 <= seat < self.players:
-            raise SeatingError(f"seat {seat} does not exist at a table of {self.players}")
+            raise SeatingError(say("seat {seat} does not exist at a table of {players}",
+                                   seat=seat, players=self.players))
         return seat
 
     def next_seat(self, seat: int) -> int:

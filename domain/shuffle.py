@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from operator import lt, mod
 
 from domain.cards import DECK, Card
+from domain.text import Said, say
 
 SHUFFLE_VERSION = "deal-v1"
 MIN_SEED_BYTES = 16
@@ -34,8 +35,8 @@ _MIX_TAG = b"verbale/mix-v1\x00"
 _DEAL_TAG = b"verbale/deal-v1\x00"
 
 
-SEED_EXPECTED = (f"expected an even number of hex digits (0-9, a-f), at least "
-                 f"{MIN_SEED_BYTES * 2} ({MIN_SEED_BYTES * 8} bits)")
+SEED_EXPECTED: Said = say("expected an even number of hex digits (0-9, a-f), at least {digits} "
+                          "({bits} bits)", digits=MIN_SEED_BYTES * 2, bits=MIN_SEED_BYTES * 8)
 _HEX_DIGITS = frozenset("0123456789abcdef")
 
 
@@ -55,9 +56,9 @@ class Seed:
 
     def __post_init__(self) -> None:
         if len(self.value) < MIN_SEED_BYTES:
-            raise SeedError(
-                f"a seed needs at least {MIN_SEED_BYTES * 8} bits ({MIN_SEED_BYTES * 2} hex "
-                f"digits); got {len(self.value) * 8} bits")
+            raise SeedError(say(
+                "a seed needs at least {bits} bits ({digits} hex digits); got {got} bits",
+                bits=MIN_SEED_BYTES * 8, digits=MIN_SEED_BYTES * 2, got=len(self.value) * 8))
 
     @classmethod
     def from_hex(cls, text: str) -> Seed:
@@ -66,15 +67,18 @@ class Seed:
         digits = "".join(cleaned.split())
         bad = next((k for k, char in enumerate(digits) if char not in _HEX_DIGITS), None)
         if bad is not None:
-            raise SeedError(f"seed {_excerpt(text)} is not hexadecimal ({digits[bad]!r} at digit "
-                            f"{bad + 1}): {SEED_EXPECTED}")
+            raise SeedError(say("seed {seed} is not hexadecimal ({char} at digit {position}): "
+                                "{expected}", seed=_excerpt(text), char=repr(digits[bad]),
+                                position=bad + 1, expected=SEED_EXPECTED))
         if len(digits) % 2:
-            raise SeedError(f"seed {_excerpt(text)} has an odd number of hex digits "
-                            f"({len(digits)}): {SEED_EXPECTED}")
+            raise SeedError(say("seed {seed} has an odd number of hex digits ({count}): "
+                                "{expected}", seed=_excerpt(text), count=len(digits),
+                                expected=SEED_EXPECTED))
         try:
             raw = bytes.fromhex(cleaned)
         except ValueError:  # spaces inside a byte
-            raise SeedError(f"seed {_excerpt(text)} is not hexadecimal: {SEED_EXPECTED}") from None
+            raise SeedError(say("seed {seed} is not hexadecimal: {expected}",
+                                seed=_excerpt(text), expected=SEED_EXPECTED)) from None
         return cls(raw)
 
     @property
@@ -92,7 +96,8 @@ def commitment(seed: Seed) -> str:
 
 def check_commitment(seed: Seed, published: str) -> None:
     if not hmac.compare_digest(commitment(seed), published.lower()):
-        raise SeedError(f"seed {seed.hex} does not match commitment {published}")
+        raise SeedError(say("seed {seed} does not match commitment {commitment}",
+                            seed=seed.hex, commitment=published))
 
 
 def _length_prefixed(data: bytes) -> bytes:
@@ -112,7 +117,7 @@ def mix_seeds(house: Seed, contributions: Sequence[bytes]) -> Seed:
 def keystream(seed: Seed, attempt: int = 0) -> Iterator[bytes]:
     """32-byte blocks of HMAC-SHA256 in counter mode for one deal attempt."""
     if not 0 <= attempt < 2**32:
-        raise SeedError(f"attempt {attempt} out of range")
+        raise SeedError(say("deal attempt {attempt} out of range", attempt=attempt))
     prefix = _DEAL_TAG + attempt.to_bytes(4, "big")
     key = seed.value
     counter = 0
@@ -149,7 +154,7 @@ def shuffled_indices(seed: Seed, attempt: int = 0, size: int = 40) -> tuple[int,
     ten million) the draws are taken all at once: the result is the same as word by word.
     """
     if not 0 <= attempt < 2**32:
-        raise SeedError(f"attempt {attempt} out of range")
+        raise SeedError(say("deal attempt {attempt} out of range", attempt=attempt))
     blocks = max(1, (size + _WORDS_PER_BLOCK - 1) // _WORDS_PER_BLOCK)
     words = _block_words(seed, attempt, 0, blocks)
     bounds = range(size, 1, -1)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from domain.cards import UNKNOWN, Card
 from domain.game import RuleViolation
+from domain.text import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,20 +45,23 @@ def known(cards: Iterable[Card]) -> list[Card]:
 def check_hands(where: str, hands: Sequence[Sequence[Card]], players: int, size: int) -> None:
     """Every seat of the table got its hand of `size` cards."""
     if len(hands) != players or any(len(h) != size for h in hands):
-        raise RuleViolation("distribuzione", f"{where}: each of the {players} seats gets "
-                                             f"{size} cards, got {[len(h) for h in hands]}")
+        raise RuleViolation("distribuzione", say(
+            "{where}: each of the {players} seats gets {size} cards, got {sizes}", where=where,
+            players=players, size=size, sizes=[len(h) for h in hands]))
 
 
 def check_accounted(where: str, places: Sequence[Sequence[Card]], total: int = 40) -> None:
     """The 40 cards are all there: `total` positions, and no known card twice."""
     cards = [c for place in places for c in place]
     if len(cards) != total:
-        raise RuleViolation("40 carte", f"{where}: {len(cards)} cards, a deal holds {total}")
+        raise RuleViolation("40 carte", say("{where}: {count} cards, a deal holds {total}",
+                                            where=where, count=len(cards), total=total))
     seen: set[Card] = set()
     for card in known(cards):
         if card in seen:
-            raise RuleViolation("40 carte", f"{where}: {card.code} is written twice; a known "
-                                            "card is in one place only")
+            raise RuleViolation("40 carte", say("{where}: {card} is written twice; a known "
+                                                "card is in one place only", where=where,
+                                                card=card.code))
         seen.add(card)
 
 
@@ -79,5 +83,6 @@ def reveal(cards: tuple[Card, ...], shown: Sequence[Card]) -> tuple[Card, ...] |
 def not_elsewhere(card: Card, where: str, places: Iterable[Iterable[Card]]) -> None:
     """A card that becomes known must not be known somewhere else already."""
     if any(card in place for place in places):
-        raise RuleViolation("40 carte", f"{card.code} ({where}) is already known elsewhere in "
-                                        "the record: a known card is in one place only")
+        raise RuleViolation("40 carte", say("{card} ({where}) is already known elsewhere in "
+                                            "the record: a known card is in one place only",
+                                            card=card.code, where=where))

@@ -29,6 +29,7 @@ from enum import Enum
 from domain.cards import Card
 from domain.events import AccusoDeclared, CardPlayed
 from domain.seating import Seating
+from domain.text import say
 
 
 class Role(Enum):
@@ -150,5 +151,6 @@ def no_smazzata(game: str, seating: Seating, viewer: Viewer, number: int,
 def check_plays(game: str, plays: Sequence[CardPlayed], expected: int) -> None:
     """The plays handed in must be the smazzata's so far: as many as the state has made."""
     if len(plays) != expected:
-        raise ObservationError(f"{game}: {len(plays)} plays given for a state after "
-                               f"{expected} plays of its smazzata")
+        raise ObservationError(say("{game}: {count} plays given for a state after {expected} "
+                                   "plays of its smazzata", game=game, count=len(plays),
+                                   expected=expected))

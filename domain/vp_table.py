@@ -22,6 +22,7 @@ from domain.match_format import (
     match_status,
 )
 from domain.penalty import Forfeit
+from domain.text import say
 
 VP_TOTAL = 20
 FORFEIT_MIN_VP = 14  # 000/004: "la linea avversaria farà minimo 14 VP"
@@ -132,10 +133,12 @@ def vp_split(fmt: MatchFormat, mp: int) -> tuple[int, int]:
 
 def _row_for_mp(fmt: MatchFormat, mp: int) -> VpRow:
     if not isinstance(mp, int) or isinstance(mp, bool) or mp < 0:
-        raise VpTableError(f"{fmt.describe()}: MP must be a non-negative int, not {mp!r}")
+        raise VpTableError(say("{format}: MP must be a non-negative int, not {mp}",
+                               format=fmt.describe(), mp=repr(mp)))
     ceiling = max_mp(fmt)
     if ceiling is not None and mp > ceiling:
-        raise VpTableError(f"{fmt.describe()}: MP {mp} cannot occur, at most {ceiling}")
+        raise VpTableError(say("{format}: MP {mp} cannot occur, at most {ceiling}",
+                               format=fmt.describe(), mp=mp, ceiling=ceiling))
     # Rows are read by their lower bound: after the corrections a Cirulla MP falls in exactly
     # one printed range, and an odd Briscola MP goes with the even MP just below it.
     return [row for row in column_rows(fmt) if row.mp_from <= mp][-1]
@@ -146,9 +149,10 @@ def mp_minimum(fmt: MatchFormat, winner_vp: int) -> int:
     for row in column_rows(fmt):
         if row.winner_vp == winner_vp:
             return row.mp_from
-    raise VpTableError(
-        f"{fmt.describe()}: a split {winner_vp}-{VP_TOTAL - winner_vp} cannot occur; this column "
-        f"has winner VP {', '.join(str(r.winner_vp) for r in column_rows(fmt))}")
+    raise VpTableError(say(
+        "{format}: a split {winner}-{loser} cannot occur; this column has winner VP {column}",
+        format=fmt.describe(), winner=winner_vp, loser=VP_TOTAL - winner_vp,
+        column=", ".join(str(r.winner_vp) for r in column_rows(fmt))))
 
 
 def top_row(fmt: MatchFormat) -> VpRow:
@@ -159,7 +163,7 @@ def cappotto_vp(fmt: MatchFormat) -> tuple[int, int, int]:
     """000 C11: "vince con il massimo numero di VP previsto per quella partita e il
     corrispondente numero minimo di MP": (winner VP, loser VP, MP)."""
     if fmt.game != "cirulla":
-        raise VpTableError(f"{fmt.describe()}: cappotto is a Cirulla rule")
+        raise VpTableError(say("{format}: cappotto is a Cirulla rule", format=fmt.describe()))
     row = top_row(fmt)
     return row.winner_vp, VP_TOTAL - row.winner_vp, row.mp_from
 
@@ -192,7 +196,8 @@ def match_vp(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> MatchVp:
     _ = fmt.vp_column  # a format with no column says so first, finished or not
     status = match_status(fmt, results)
     if not status.over:
-        raise VpTableError(f"{fmt.describe()}: VP asked before the match is over")
+        raise VpTableError(say("{format}: VP asked before the match is over",
+                               format=fmt.describe()))
     if status.winner is None:
         return MatchVp((VP_TOTAL // 2, VP_TOTAL // 2), (0, 0))
     if status.reason == "cappotto":

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
-from replay_web.i18n import _, choose_language, translate_error
+from replay_web.i18n import _, choose_language, localize, translate_error
 
 ENVIRONMENT, USAGE, BUG, INTERRUPTED = 1, 2, 3, 130
 
@@ -57,7 +57,9 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self._lazy():
             importlib.import_module(self._lazy()[cmd_name])
-        return super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name)
+        # Help texts are written in English; shown in the language chosen for this run.
+        return localize(command) if command is not None else None
 
 
 class VerbaleGroup(LazyGroup):
@@ -69,6 +71,7 @@ class VerbaleGroup(LazyGroup):
         argv = list(sys.argv[1:] if args is None else args)
         debug = "--debug" in argv
         choose_language(_lang_of(argv))
+        localize(self)
         try:
             code = super().main(argv, prog_name or "verbale", complete_var,
                                 standalone_mode=False, **extra)

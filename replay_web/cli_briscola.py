@@ -32,6 +32,7 @@ from replay_web.cli_legal import (
     check_hand,
     read_cards,
     read_seed,
+    reason_text,
     refuse_overlap,
     seat_label,
     seats_line,
@@ -39,7 +40,7 @@ from replay_web.cli_legal import (
     side_label,
     sides_line,
 )
-from replay_web.i18n import _, ngettext
+from replay_web.i18n import _, ngettext, translate, translate_error
 
 
 @simulate.command("briscola")
@@ -75,12 +76,12 @@ def simulate_briscola(seed_text: str | None, players: str, format_text: str,
         fmt = MatchFormat.parse(format_text, "briscola", ko=ko, vinco_subito=vinco_subito,
                                 smazzate_pari=pari, vp=vp)
     except MatchFormatError as error:
-        raise click.BadParameter(str(error), param_hint="--format") from None
+        raise click.BadParameter(translate_error(error), param_hint="--format") from None
     if fresh:
         click.echo(seed_line(seed))
     missing = missing_vp_column(fmt)
     if missing is not None:  # a friendly match may use it; --vp refused it above
-        click.echo(_("note: {note}").format(note=missing), err=True)
+        click.echo(_("note: {note}").format(note=translate(missing)), err=True)
     names = NAMES[:int(players)]
     if into_store:
         from replay_web.cli_store import store_seeded  # the event store, only when asked for
@@ -96,8 +97,8 @@ def match_log(match: BriscolaMatch, style: Style = "italian",
     """The log of a match: seats and sides, then every smazzata, then the result. Seats, sides
     and smazzate are numbered from 1; `names` are the players' names by seat, when known."""
     seating = match.seating
-    yield _("Briscola, {players} players — {format}").format(players=seating.players,
-                                                             format=match.fmt.describe())
+    yield _("Briscola, {players} players — {format}").format(
+        players=seating.players, format=translate(match.fmt.describe()))
     yield _("commitment of the match seed: {commitment}").format(
         commitment=match.seed.commitment())
     if names:
@@ -111,11 +112,12 @@ def match_log(match: BriscolaMatch, style: Style = "italian",
     yield ""
     totals = _pair(status.totals)
     if status.winner is None:
-        yield _("Match drawn: {reason}; totals {totals}").format(reason=status.reason,
-                                                                   totals=totals)
+        yield _("Match drawn: {reason}; totals {totals}").format(
+            reason=reason_text(status.reason), totals=totals)
     else:
         yield _("Match won by {side}: {reason}; totals {totals}").format(
-            side=side_label(status.winner, seating, names), reason=status.reason, totals=totals)
+            side=side_label(status.winner, seating, names), reason=reason_text(status.reason),
+            totals=totals)
 
 
 def smazzata_log(smazzata: PlayedSmazzata[BriscolaState], seating: Seating,
@@ -128,7 +130,7 @@ def smazzata_log(smazzata: PlayedSmazzata[BriscolaState], seating: Seating,
             commitment = (_("commitment {commitment}…").format(
                 commitment=event.seed_commitment[:16]) if event.seed_commitment
                 else _("no seed (transcribed)"))
-            yield _("== Smazzata {number}: dealer {dealer}, {commitment}").format(
+            yield _("== Smazzata {number}: mazziere {dealer}, {commitment}").format(
                 number=event.number + 1, dealer=seat_label(event.dealer, names),
                 commitment=commitment)
             for seat, hand in enumerate(event.hands):
@@ -149,9 +151,22 @@ def smazzata_log(smazzata: PlayedSmazzata[BriscolaState], seating: Seating,
             yield "         " + _("draws: {draws}").format(
                 draws=" ".join(f"{s + 1}:{_card(c, style)}" for s, c in event.draws))
         elif isinstance(event, SmazzataEnded):
-            rows = ", ".join(f"{name} {a}-{b}" for name, a, b in event.breakdown)
+            rows = ", ".join(f"{breakdown_name(name)} {a}-{b}" for name, a, b in event.breakdown)
             yield _("end of smazzata {number}: {rows}").format(number=event.number + 1,
                                                                rows=rows)
+
+
+def breakdown_name(name: str) -> str:
+    """A row of a Briscola breakdown (SmazzataEnded.breakdown, stored as the domain names it):
+    "punti" and "carte" are counts, shown in the reader's language; "prese" and "vinco subito"
+    are game words, the same in both languages (docs/i18n.md)."""
+    if name == "punti":
+        # TRANSLATORS: the row of a Briscola breakdown counting the card points ("punti").
+        return _("card points")
+    if name == "carte":
+        # TRANSLATORS: the row of a Briscola breakdown counting the cards taken ("carte").
+        return _("cards")
+    return name
 
 
 def _card(card: Card, style: Style) -> str:
@@ -223,7 +238,7 @@ def _briscola_suit(text: str) -> Suit:
     except CardParseError:
         raise click.BadParameter(
             _("{text} is neither a suit nor a card: expected {suits}, or a card such as 7d or "
-              "\"sette di denari\"").format(text=excerpt(text), suits=SUIT_EXPECTED),
+              "\"sette di denari\"").format(text=excerpt(text), suits=translate(SUIT_EXPECTED)),
             param_hint="--briscola") from None
 
 

@@ -40,6 +40,8 @@ from replay_web.cli import legal, simulate
 from replay_web.cli_legal import (
     check_hand,
     read_seed,
+    reason_text,
+    redeal_text,
     refuse_overlap,
     seat_label,
     seats_line,
@@ -47,14 +49,14 @@ from replay_web.cli_legal import (
     side_label,
     sides_line,
 )
-from replay_web.i18n import _
+from replay_web.i18n import _, translate, translate_error
 
 
 def parse_ruleset(options: tuple[str, ...]) -> Ruleset:
     try:
         return ruleset_from_options(options)
     except RulesetError as error:
-        raise click.BadParameter(str(error), param_hint="--option") from None
+        raise click.BadParameter(translate_error(error), param_hint="--option") from None
 
 
 _OPTIONS = f"--option name=value: {option_help()}"
@@ -96,7 +98,7 @@ def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
         fmt = MatchFormat.parse(format_text, "cirulla", ko=ko, cappotto_ends=cappotto,
                                 cappotto_waits_end=cappotto_waits_end)
     except MatchFormatError as error:
-        raise click.BadParameter(str(error), param_hint="--format") from None
+        raise click.BadParameter(translate_error(error), param_hint="--format") from None
     if fresh:
         click.echo(seed_line(seed))
     names = NAMES[:int(players)]
@@ -106,7 +108,7 @@ def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
         return
     seating = Seating(int(players), ruleset.direction)
     click.echo(_("Cirulla, {players} players — {format}").format(players=players,
-                                                                 format=fmt.describe()))
+                                                                 format=translate(fmt.describe())))
     differences = ruleset.differences()
     click.echo(_("rules: {rules}").format(
         rules=", ".join(f"{k}={v}" for k, v in differences.items()) if differences
@@ -125,11 +127,12 @@ def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
     status = match_status(fmt, results)
     if status.winner is not None:
         click.echo(_("Match won by {side}: {reason}; {first} - {second}").format(
-            side=side_label(status.winner, seating, names), reason=status.reason,
+            side=side_label(status.winner, seating, names), reason=reason_text(status.reason),
             first=status.totals[0], second=status.totals[1]))
     else:
         click.echo(_("Match drawn: {reason}; {first} - {second}").format(
-            reason=status.reason, first=status.totals[0], second=status.totals[1]))
+            reason=reason_text(status.reason), first=status.totals[0],
+            second=status.totals[1]))
 
 
 def smazzata_log(played: SmazzataPlayed, seating: Seating, style: Style,
@@ -137,7 +140,7 @@ def smazzata_log(played: SmazzataPlayed, seating: Seating, style: Style,
     """A readable log of a smazzata: the deal, every play and capture, accusi, scope, score.
     Seats, sides, smazzate and deal attempts are numbered from 1; `names` by seat, if known."""
     yield ""
-    yield _("== Smazzata {number}: dealer {dealer}, seed {seed} (commitment {commitment}…)"
+    yield _("== Smazzata {number}: mazziere {dealer}, seed {seed} (commitment {commitment}…)"
             ).format(number=played.number + 1, dealer=seat_label(played.dealer, names),
                      seed=played.seed.hex, commitment=played.seed.commitment()[:16])
     for event in played.events:
@@ -146,11 +149,13 @@ def smazzata_log(played: SmazzataPlayed, seating: Seating, style: Style,
             yield "   " + line
     width = max(7, *(len(side_label(s, seating)) for s in seating.sides))
     header = "".join(f" {side_label(s, seating):>{width}}" for s in seating.sides)
-    yield f"   {_('score:'):<15}{header}"
+    score = _("score:")
+    yield f"   {score:<15}{header}"
     for category, a, b in played.breakdown.rows:
         yield f"   {category:<15} {a:>{width}} {b:>{width}}"
     totals = played.breakdown.totals
-    yield f"   {_('total'):<15} {totals[0]:>{width}} {totals[1]:>{width}}"
+    total = _("total")
+    yield f"   {total:<15} {totals[0]:>{width}} {totals[1]:>{width}}"
     if played.breakdown.cappotto_side is not None:
         yield "   " + _("CAPPOTTO by {side}").format(
             side=side_label(played.breakdown.cappotto_side, seating, names))
@@ -170,7 +175,7 @@ def _event_line(event: PlayEvent, seating: Seating, style: Style) -> str | None:
             attempt=event.attempt + 1, hands=_hands(event.hands, style),
             table=_cards(event.table, style))
     if isinstance(event, DealAnnulled):
-        return _("a monte: {reason}").format(reason=event.reason)
+        return _("a monte: {reason}").format(reason=redeal_text(event.reason))
     if isinstance(event, HandDealt):
         return _("new hands from the stock: {hands}").format(hands=_hands(event.hands, style))
     if isinstance(event, AccusoDeclared):
@@ -216,7 +221,7 @@ def _parse_with_matta(text: str, option: str) -> tuple[tuple[Card, ...], int | N
     try:
         check_distinct(cards, text)
     except CardParseError as error:
-        raise click.BadParameter(str(error), param_hint=option) from None
+        raise click.BadParameter(translate_error(error), param_hint=option) from None
     return tuple(cards), matta_value
 
 
@@ -224,7 +229,7 @@ def _read_item(item: str, position: int, count: int, option: str) -> Card:
     try:
         return parse_item(item, position, count)
     except CardParseError as error:
-        raise click.BadParameter(str(error), param_hint=option) from None
+        raise click.BadParameter(translate_error(error), param_hint=option) from None
 
 
 @legal.command("cirulla", epilog=_OPTIONS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from projections.store.app import MatchStore
 from projections.store.config import StoreConfigError
 from replay_web.cli import UsageProblem
+from replay_web.i18n import translate_error
 
 DATABASE_HELP = "Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db)."
 
@@ -20,4 +21,4 @@ def open_store(database: str | None, read_only: bool = False) -> MatchStore:
         return MatchStore(url=database, read_only=read_only,
                           origin="--database" if database is not None else None)
     except StoreConfigError as error:
-        raise UsageProblem(str(error)) from None
+        raise UsageProblem(translate_error(error)) from None

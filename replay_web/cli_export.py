@@ -10,7 +10,7 @@ import click
 from projections.store.export import ExportError
 from replay_web.cli import CommandFailed, cli
 from replay_web.cli_database import DATABASE_HELP, open_store
-from replay_web.i18n import _, ngettext
+from replay_web.i18n import _, ngettext, translate_error
 from replay_web.match_ids import resolve_match
 
 
@@ -46,7 +46,7 @@ def export(match_text: str, fmt: str, output: Path | None, database: str | None)
                 done = write_jsonl(store, stream, cast(TextIO, lines))
                 lines.flush()
     except ExportError as error:
-        raise CommandFailed(str(error)) from None
+        raise CommandFailed(translate_error(error)) from None
     finally:
         store.close()
     where = str(output) if to_file else _("standard output")

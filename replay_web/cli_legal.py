@@ -9,6 +9,7 @@ numbered from 1 (the data keeps 0-based numbers), and the two halves of the tabl
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import click
@@ -16,7 +17,7 @@ import click
 from domain.cards import Card, CardParseError, check_distinct, parse_item, split_cards
 from domain.seating import Seating
 from domain.shuffle import MIN_SEED_BYTES, Seed, SeedError
-from replay_web.i18n import _
+from replay_web.i18n import _, ngettext, translate_error
 
 HAND_SIZE = 3
 """Both games hold at most 3 cards in hand (000, 004)."""
@@ -28,7 +29,7 @@ def read_seed(text: str | None) -> tuple[Seed, bool]:
     try:
         return Seed.from_hex(text), False
     except SeedError as error:
-        raise click.BadParameter(str(error), param_hint="--seed") from None
+        raise click.BadParameter(translate_error(error), param_hint="--seed") from None
 
 
 def seed_line(seed: Seed) -> str:
@@ -44,7 +45,7 @@ def read_cards(text: str, option: str) -> tuple[Card, ...]:
         cards = tuple(parse_item(item, k, len(items)) for k, item in enumerate(items, 1))
         check_distinct(cards, text)
     except CardParseError as error:
-        raise click.BadParameter(str(error), param_hint=option) from None
+        raise click.BadParameter(translate_error(error), param_hint=option) from None
     return cards
 
 
@@ -111,3 +112,58 @@ def _names(seats: tuple[int, ...], names: tuple[str, ...]) -> str:
     if len(known) == 2:
         return _("{first} and {second}").format(first=known[0], second=known[1])
     return known[0] if len(known) == 1 else ""
+
+
+# ---- words the data stores, for people ---------------------------------------------------------
+# A match's ending reason (MatchStatus.reason, kept in the record) and the reason a deal went a
+# monte (DealAnnulled.reason) are stored as the domain writes them, in Italian, and must not
+# change; they are translated here, at display, each stored word mapped to an English message
+# of the catalogue. A word not listed (a newer record) is shown as it is stored.
+
+_SPAREGGIO = re.compile(r"spareggio (\d+)")
+_REDEAL = re.compile(r"(\d+) (assi|re) in tavola")
+
+
+def reason_text(reason: str) -> str:
+    """Why a match ended (or stands as it does), from its stored reason."""
+    if reason == "in corso":
+        # TRANSLATORS: the standing of a match not over yet.
+        return _("in progress")
+    if reason == "parità":
+        # TRANSLATORS: a match drawn: level at the end (Italian "parità").
+        return _("level at the end")
+    if reason == "target":   # the same words as `verbale matches` (cli_matches.state_words)
+        return _("target reached")
+    if reason == "punti":
+        return _("points")
+    if reason == "smazzate":
+        return _("smazzate played")
+    if reason == "maggioranza certa":
+        # TRANSLATORS: Briscola: the other side can no longer win as many smazzate.
+        return _("a majority of smazzate the other side can no longer reach")
+    if reason == "ultima presa nel 3° spareggio":
+        # TRANSLATORS: 000/004: the side that made the last capture of the 3rd spareggio loses.
+        return _("the other side made the last capture of the 3rd spareggio")
+    if reason == "timeout":
+        return _("timeout")
+    if reason == "abandon":
+        return _("abandon")
+    if reason == "ruling":
+        return _("ruling")
+    spareggio = _SPAREGGIO.fullmatch(reason)
+    if spareggio is not None:
+        return _("spareggio {number}").format(number=int(spareggio[1]))
+    return reason   # cappotto, vinco subito: game words, the same in both languages
+
+
+def redeal_text(reason: str) -> str:
+    """Why a Cirulla deal went a monte (C1), from the reason its DealAnnulled stores."""
+    redeal = _REDEAL.fullmatch(reason)
+    if redeal is None:
+        return reason
+    count = int(redeal[1])
+    if redeal[2] == "assi":
+        return ngettext("{count} ace on the table", "{count} aces on the table",
+                        count).format(count=count)
+    return ngettext("{count} king on the table", "{count} kings on the table",
+                    count).format(count=count)

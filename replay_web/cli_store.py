@@ -24,6 +24,7 @@ from domain.shuffle import Seed, SeedError
 from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
 from replay_web.cli import CommandFailed, simulate
 from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.cli_legal import reason_text
 from replay_web.i18n import _
 from replay_web.progress import progress
 
@@ -87,8 +88,7 @@ def _record_transcribed(store: MatchStore, seed: Seed) -> list[str]:
         if done:
             lines.append(_resumed(stream))
     result = loaded.state.result
-    outcome = _("in progress") if result is None else (f"{result.scores[0]}-{result.scores[1]} "
-                                                       f"({result.reason})")
+    outcome = _("in progress") if result is None else _outcome(result.scores, result.reason)
     noted = len(loaded.state.irregularities)
     lines.append(_("{stream}  cirulla  2p transcribed {events:>5} events  {outcome}, {noted} "
                    "irregularities noted").format(stream=stream, events=loaded.version,
@@ -260,8 +260,13 @@ def _line(stream: UUID | None, demo: DemoMatch, played: tuple[int, MatchState]) 
     events, state = played
     fmt = demo.setup.match_format
     result = state.result
-    outcome = ("in corso" if result is None else
-               f"{result.scores[0]}-{result.scores[1]} ({result.reason})")
+    outcome = _("in progress") if result is None else _outcome(result.scores, result.reason)
     where = f"{stream}  " if stream is not None else ""
-    return (f"{where}{demo.setup.game:<8} {len(demo.setup.players)}p {fmt['kind']:<8} "
-            f"{fmt['length']:>2}  {events:>4} events  {outcome}")
+    return _("{where}{game:<8} {players}p {kind:<8} {length:>2}  {events:>4} events  {outcome}"
+             ).format(where=where, game=demo.setup.game, players=len(demo.setup.players),
+                      kind=fmt["kind"], length=fmt["length"], events=events, outcome=outcome)
+
+
+def _outcome(scores: tuple[int, int], reason: str) -> str:
+    return _("{first}-{second} ({reason})").format(first=scores[0], second=scores[1],
+                                                   reason=reason_text(reason))

@@ -8,10 +8,10 @@ from string import hexdigits
 import click
 
 from domain.record.audit import Severity
-from projections.store.verify import Tally, Verdict, tally, verify_store
+from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
 from replay_web.cli import UsageProblem, cli
 from replay_web.cli_database import DATABASE_HELP, open_store
-from replay_web.i18n import _, ngettext
+from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
 from replay_web.progress import progress
 
@@ -70,21 +70,34 @@ def render_verdict(verdict: Verdict) -> list[str]:
     if extra:
         status += f", {extra}"
     events = ngettext("{n} event", "{n} events", verdict.events).format(n=verdict.events)
-    head = f"{verdict.stream}  {verdict.kind:<14} {events:>11}  {status}"
+    head = f"{verdict.stream}  {translate(verdict.kind):<14} {events:>11}  {status}"
     note = _standing(verdict)
     lines = [head + (f"  ({note})" if note and verdict.ok else "")]
     what = _("tournament") if verdict.category == "tournament" else _("match")
-    lines.extend(f"    {what} {verdict.stream} {problem}"
+    lines.extend(f"    {what} {verdict.stream} {render_problem(problem)}"
                  for problem in sorted(verdict.problems, key=lambda p: -p.severity))
     if note and not verdict.ok:
         lines.append(f"    {note}")
     return lines
 
 
+def render_problem(problem: Problem) -> str:
+    """`event 3 [chain] message`: where, the check's name, the severity unless a failure,
+    and the message, in the chosen language (the check's name is shown as it is)."""
+    where = (_("event {version}").format(version=problem.version)
+             if problem.version is not None else _("stream"))
+    message = translate(problem.message)
+    if problem.severity is Severity.FINDING:
+        message = _("irregularity: {message}").format(message=message)
+    elif problem.severity is Severity.NOTE:
+        message = _("unverifiable check: {message}").format(message=message)
+    return f"{where} [{problem.check}] {message}"
+
+
 def _standing(verdict: Verdict) -> str | None:
     """Where a match not finished stands, for people (smazzate counted from 1)."""
     if verdict.standing is None:
-        return verdict.note
+        return translate(verdict.note) if verdict.note is not None else None
     smazzata, phase = verdict.standing
     if phase == "ended":
         return _("in progress: the play is over, a seed is not revealed yet")
@@ -109,12 +122,14 @@ def render_in_progress(verdicts: list[Verdict]) -> list[str]:
 
 
 def render_summary(t: Tally) -> str:
-    text = _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
-             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(
-        streams=t.streams, tournaments=t.tournaments, matches=t.matches, events=t.events,
-        finished=t.finished, in_progress=t.in_progress, failed=t.failed)
+    counts = {"streams": t.streams, "tournaments": t.tournaments, "matches": t.matches,
+              "events": t.events, "finished": t.finished, "in_progress": t.in_progress,
+              "failed": t.failed}
     if t.irregularities or t.unverifiable:
-        text += _("; {irregularities} irregularities for the arbiter, {unverifiable} "
-                  "unverifiable checks").format(irregularities=t.irregularities,
-                                                unverifiable=t.unverifiable)
-    return text
+        return _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
+                 "events: {finished} finished ok, {in_progress} in progress, {failed} failed; "
+                 "{irregularities} irregularities for the arbiter, {unverifiable} unverifiable "
+                 "checks").format(**counts, irregularities=t.irregularities,
+                                  unverifiable=t.unverifiable)
+    return _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
+             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(**counts)

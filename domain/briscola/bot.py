@@ -8,6 +8,7 @@ from domain.briscola.state import BriscolaState, legal_plays, seat_of_position
 from domain.briscola.values import POINTS, STRENGTH, SUIT_NUMBER, winning_position
 from domain.cards import Card
 from domain.game import PlayCard
+from domain.text import say
 
 
 def cost(state: BriscolaState, card: Card) -> tuple[bool, int, int]:
@@ -20,7 +21,7 @@ def choose_card(state: BriscolaState) -> Card:
     """The bot's card for the seat to move; the cheapest winning card, else the cheapest."""
     hand = sorted(legal_plays(state), key=lambda c: cost(state, c))
     if not hand:
-        raise ValueError("choose_card: nobody is to move")
+        raise ValueError(say("{function}: nobody is to move", function="choose_card"))
     table = state.table
     if not table:
         return hand[0]
@@ -35,5 +36,5 @@ def choose_card(state: BriscolaState) -> Card:
 
 def choose_command(state: BriscolaState) -> PlayCard:
     if state.turn is None:
-        raise ValueError("choose_command: nobody is to move")
+        raise ValueError(say("{function}: nobody is to move", function="choose_command"))
     return PlayCard(seat=state.turn, card=choose_card(state))

@@ -37,6 +37,7 @@ from domain.events import (
 from domain.game import Command, PlayCard, RuleViolation
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
+from domain.text import say
 
 
 def deal_event(seating: Seating, dealer: int, number: int, seed: Seed) -> SmazzataDealt:
@@ -50,13 +51,15 @@ def deal_event(seating: Seating, dealer: int, number: int, seed: Seed) -> Smazza
 
 def decide(state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
     if not isinstance(command, PlayCard):
-        raise RuleViolation("giocata", f"Briscola has no {type(command).__name__}: "
-                            "a command plays one card")
+        raise RuleViolation("giocata", say("Briscola has no {command}: a command plays one "
+                                           "card", command=type(command).__name__))
     if command.capture or command.matta_value is not None:
-        raise RuleViolation("giocata", "a Briscola play names only the card: no capture, no matta")
+        raise RuleViolation("giocata", say("a Briscola play names only the card: no capture, "
+                                           "no matta"))
     if state.turn is not None and command.seat != state.turn:
-        raise RuleViolation("turno", f"seat {command.seat} played out of turn: seat "
-                            f"{state.turn} is to play ('proseguendo in senso antiorario')")
+        raise RuleViolation("turno", say("seat {seat} played out of turn: seat {to_move} is "
+                                         "to play ('proseguendo in senso antiorario')",
+                                         seat=command.seat, to_move=state.turn))
     return events_of_play(state, command.card, play(state, command.card))
 
 
@@ -88,10 +91,12 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
         return _fold_deal(state, event)
     if isinstance(event, CardPlayed):
         if event.capture or event.matta_value is not None or event.scopa:
-            raise RuleViolation("giocata", f"a Briscola play captures nothing: {event}")
+            raise RuleViolation("giocata", say("a Briscola play captures nothing: {event}",
+                                               event=event))
         if state.turn is not None and event.seat != state.turn:
-            raise RuleViolation("turno", f"seat {event.seat} played out of turn: seat "
-                                f"{state.turn} was to play")
+            raise RuleViolation("turno", say("seat {seat} played out of turn: seat {to_move} "
+                                             "was to play", seat=event.seat,
+                                             to_move=state.turn))
         return play(state, event.card)
     if isinstance(event, TrickTaken):
         _check_trick(state, event)
@@ -100,28 +105,37 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
     elif isinstance(event, SmazzataEnded):
         # The record adds the outcome (domain/record/outcomes.py); the play gives the rest.
         if not is_over(state) or replace(event, outcome=None) != smazzata_ended(state):
-            raise RuleViolation("fine smazzata", f"{event} does not match the play: expected "
-                                f"{smazzata_ended(state) if is_over(state) else 'more play'}")
+            if is_over(state):
+                raise RuleViolation("fine smazzata", say(
+                    "{event} does not match the play: expected {expected}", event=event,
+                    expected=smazzata_ended(state)))
+            raise RuleViolation("fine smazzata", say(
+                "{event} does not match the play: expected more play", event=event))
     else:
-        raise RuleViolation("evento", f"{type(event).__name__} is not a Briscola event")
+        raise RuleViolation("evento", say("{event} is not a Briscola event",
+                                          event=type(event).__name__))
     return state
 
 
 def _fold_deal(state: BriscolaState, event: SmazzataDealt) -> BriscolaState:
     setup = state.setup
     if setup.dealt:
-        raise RuleViolation("distribuzione", f"smazzata {setup.number} is already dealt")
+        raise RuleViolation("distribuzione", say("smazzata {number} is already dealt",
+                                                 number=setup.number))
     seating = setup.seating
     seating.check_seat(event.dealer)
     if event.briscola is None or event.table:
-        raise RuleViolation("distribuzione", "a Briscola deal has a briscola card and no table")
+        raise RuleViolation("distribuzione", say("a Briscola deal has a briscola card and no "
+                                                 "table"))
     if len(event.hands) != seating.players or any(len(h) != HAND_SIZE for h in event.hands):
-        raise RuleViolation("distribuzione", f"each of the {seating.players} seats gets "
-                            f"{HAND_SIZE} cards: got {[len(h) for h in event.hands]}")
+        raise RuleViolation("distribuzione", say(
+            "each of the {players} seats gets {size} cards: got {sizes}",
+            players=seating.players, size=HAND_SIZE, sizes=[len(h) for h in event.hands]))
     cards = [c for hand in event.hands for c in hand] + [*event.stock, event.briscola]
     if len(cards) != len(DECK) or len(set(cards)) != len(DECK):
-        raise RuleViolation("distribuzione", f"a deal holds the 40 cards once each: got "
-                            f"{len(cards)} cards, {len(set(cards))} different")
+        raise RuleViolation("distribuzione", say(
+            "a deal holds the 40 cards once each: got {count} cards, {different} different",
+            count=len(cards), different=len(set(cards))))
     return dealt_state(setup.rules, seating, event.number, event.dealer, event.hands,
                        event.briscola, event.stock)
 
@@ -132,9 +146,9 @@ def _check_trick(state: BriscolaState, event: TrickTaken) -> None:
     if (state.table or event.seat != state.leader or side < 0
             or state.taken[side][-size:] != event.cards or size != state.setup.players
             or event.points != card_points(event.cards)):
-        raise RuleViolation("presa", f"{event} does not match the mano just played: seat "
-                            f"{state.leader} took it ('si aggiudica la mano chi gioca la "
-                            "briscola più alta ...')")
+        raise RuleViolation("presa", say(
+            "{event} does not match the mano just played: seat {seat} took it ('si aggiudica "
+            "la mano chi gioca la briscola più alta ...')", event=event, seat=state.leader))
 
 
 def _check_draws(state: BriscolaState, event: CardsDrawn) -> None:
@@ -142,8 +156,9 @@ def _check_draws(state: BriscolaState, event: CardsDrawn) -> None:
     seats = tuple(seat for seat, _ in event.draws)
     if seats != order or any(not state.hands[s] or state.hands[s][-1] is not c
                              for s, c in event.draws):
-        raise RuleViolation("pesca", f"{event} does not match the draw: seat {state.leader} "
-                            "draws first, then the others counterclockwise")
+        raise RuleViolation("pesca", say("{event} does not match the draw: seat {seat} draws "
+                                         "first, then the others counterclockwise",
+                                         event=event, seat=state.leader))
 
 
 def deal(ruleset: BriscolaRules, seating: Seating, dealer: int, number: int,

@@ -13,13 +13,14 @@ from domain.match_format import MatchFormat, MatchKind, SmazzataResult
 from domain.penalty import Forfeit, forfeit
 from domain.seating import Seating
 from domain.shuffle import Seed
+from domain.text import say
 
 BriscolaMatch = PlayedMatch[BriscolaState]
 
 
 def rules_of(fmt: MatchFormat) -> BriscolaRules:
     if fmt.game != "briscola":
-        raise ValueError(f"{fmt.describe()} is not a Briscola format")
+        raise ValueError(say("{format} is not a Briscola format", format=fmt.describe()))
     return BriscolaRules(vinco_subito=fmt.vinco_subito)
 
 

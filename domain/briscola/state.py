@@ -24,6 +24,7 @@ from domain.dealing import deal_round_robin
 from domain.game import RuleViolation
 from domain.replacing import replacer
 from domain.seating import Seating
+from domain.text import say
 
 HAND_SIZE = 3
 """'ne da 3 ad ogni giocatore'."""
@@ -132,8 +133,9 @@ def dealt_state(rules: BriscolaRules, seating: Seating, number: int, dealer: int
     if (len(stock) + 1) % seating.players:
         # Draws go round the whole table each time: a stock that is not a multiple of the
         # table cannot come from a deal.
-        raise RuleViolation("distribuzione", f"{len(stock)} stock cards and the briscola card do "
-                            f"not go round a table of {seating.players}")
+        raise RuleViolation("distribuzione", say(
+            "{count} stock cards and the briscola card do not go round a table of {players}",
+            count=len(stock), players=seating.players))
     setup = make_setup(rules, seating, number, dealer, briscola)
     first = seating.first_after_dealer(dealer)
     return BriscolaState(setup=setup, hands=hands, stock=(*stock, briscola), table=(),
@@ -170,8 +172,9 @@ def play(state: BriscolaState, card: Card) -> BriscolaState:
         try:
             position = hand.index(card)
         except ValueError:
-            raise RuleViolation("carta in mano", f"seat {seat} does not hold {card}: its hand "
-                                f"is {' '.join(c.code for c in hand)}") from None
+            raise RuleViolation("carta in mano", say(
+                "seat {seat} does not hold {card}: its hand is {hand}", seat=seat, card=card,
+                hand=" ".join(c.code for c in hand))) from None
         rest = hand[:position] + hand[position + 1:]
     setup = state.setup
     table = state.table + (card,)
@@ -240,8 +243,9 @@ def _close_trick(state: BriscolaState, setup: Setup, before: tuple[tuple[Card, .
 
 def _not_playing(state: BriscolaState) -> RuleViolation:
     if not state.setup.dealt:
-        return RuleViolation("distribuzione", "no card can be played before the deal")
-    return RuleViolation("fine smazzata", f"smazzata {state.setup.number} is over: no more plays")
+        return RuleViolation("distribuzione", say("no card can be played before the deal"))
+    return RuleViolation("fine smazzata", say("smazzata {number} is over: no more plays",
+                                              number=state.setup.number))
 
 
 def is_over(state: BriscolaState) -> bool:

@@ -16,6 +16,7 @@ from domain.cards import UNKNOWN, Card
 from domain.events import CardPlayed, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
+from domain.text import say
 from domain.transcript import Broken, PlayCheck, check_accounted, check_hands, not_elsewhere, reveal
 
 TURN = "proseguendo in senso antiorario"
@@ -24,15 +25,17 @@ TURN = "proseguendo in senso antiorario"
 def deal_event(seating: Seating, number: int, dealer: int, attempt: int,
                hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
                stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt:
-    where = f"deal of smazzata {number}"
+    where = say("deal of smazzata {number}", number=number)
     players = seating.players
     check_hands(where, hands, players, HAND_SIZE)
     if table or briscola is None or briscola is UNKNOWN:
-        raise RuleViolation("distribuzione", f"{where}: no table, and the briscola card is "
-                                             "face up, so a transcribed deal names it")
+        raise RuleViolation("distribuzione", say("{where}: no table, and the briscola card is "
+                                                 "face up, so a transcribed deal names it",
+                                                 where=where))
     if (len(stock) + 1) % players:
-        raise RuleViolation("distribuzione", f"{where}: the stock and the briscola card go "
-                                             f"round a table of {players}")
+        raise RuleViolation("distribuzione", say("{where}: the stock and the briscola card go "
+                                                 "round a table of {players}", where=where,
+                                                 players=players))
     check_accounted(where, (*hands, stock, (briscola,)))
     return SmazzataDealt(number=number, dealer=dealer, attempt=attempt, seed_commitment=None,
                          hands=hands, table=(), stock=stock, briscola=briscola)
@@ -64,24 +67,25 @@ def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card,
                matta_value: int | None) -> PlayCheck:
     state.setup.seating.check_seat(seat)
     if state.turn is None:
-        raise RuleViolation("fine smazzata", "no card can be played now")
+        raise RuleViolation("fine smazzata", say("no card can be played now"))
     if capture or matta_value is not None:
-        raise RuleViolation("giocata", "a Briscola play names only the card")
+        raise RuleViolation("giocata", say("a Briscola play names only the card"))
     if card is UNKNOWN:
-        raise RuleViolation("carta giocata", "a played card is seen by everyone: name it")
+        raise RuleViolation("carta giocata", say("a played card is seen by everyone: name it"))
     if seat != state.turn:
-        raise RuleViolation("turno", f"seat {seat} played out of turn (seat {state.turn} was "
-                                     "to play): a Briscola trick out of order is not recorded")
+        raise RuleViolation("turno", say("seat {seat} played out of turn (seat {to_move} was "
+                                         "to play): a Briscola trick out of order is not "
+                                         "recorded", seat=seat, to_move=state.turn))
     hand = state.hands[seat]
     if card in hand:
         return PlayCheck()
     others = [h for s, h in enumerate(state.hands) if s != seat]
-    not_elsewhere(card, f"played by seat {seat}",
+    not_elsewhere(card, say("played by seat {seat}", seat=seat),
                   [*others, state.stock, state.table, *state.taken])
     if UNKNOWN in hand:
         return PlayCheck()
-    return PlayCheck((Broken("carta in mano", TURN, f"{card.code} is not in seat {seat}'s hand "
-                                                    "as transcribed"),))
+    return PlayCheck((Broken("carta in mano", TURN, say(
+        "{card} is not in seat {seat}'s hand as transcribed", card=card.code, seat=seat)),))
 
 
 def play_events(state: BriscolaState, seat: int, card: Card,

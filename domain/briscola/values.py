@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from domain.cards import DECK, SUITS, Card, Rank, Suit
+from domain.text import say
 
 TRICK_ORDER: tuple[Rank, ...] = (Rank.ASSO, Rank.TRE, Rank.RE, Rank.CAVALLO, Rank.FANTE,
                                  Rank.SETTE, Rank.SEI, Rank.CINQUE, Rank.QUATTRO, Rank.DUE)
@@ -50,7 +51,7 @@ def card_points(cards: Iterable[Card]) -> int:
 def trick_winner(cards: Sequence[Card], briscola: Suit) -> int:
     """Position in `cards` (play order, the lead first) of the card that takes the trick."""
     if not cards:
-        raise ValueError("a trick needs at least one card")
+        raise ValueError(say("a trick needs at least one card"))
     return winning_position(cards, TRICK_KEYS[SUITS.index(briscola)][SUIT_NUMBER[cards[0]]])
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from domain.cards import SETTEBELLO, Suit
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.state import CirullaState, Play
+from domain.text import say
 
 
 def _capture_worth(play: Play, table_size: int) -> tuple[int, int, int, int]:
@@ -29,7 +30,7 @@ def _discard_cost(play: Play) -> tuple[int, int, int]:
 def choose(state: CirullaState) -> Play:
     plays = legal_plays(state)
     if not plays:
-        raise ValueError("no legal play: the smazzata is over or not dealt")
+        raise ValueError(say("no legal play: the smazzata is over or not dealt"))
     captures = [p for p in plays if p[1]]
     if captures:
         return max(captures, key=lambda p: _capture_worth(p, len(state.table)))

@@ -26,6 +26,7 @@ from domain.events import AccusoDeclared, CardPlayed, PlayEvent
 from domain.game import Command, DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Seating
 from domain.shuffle import Seed
+from domain.text import Said, say
 from domain.viewing import Observation, Viewer, Visibility
 
 
@@ -38,29 +39,34 @@ def decide(state: CirullaState, command: Command) -> tuple[PlayEvent, ...]:
 
 def _check_turn(state: CirullaState, seat: int) -> None:
     if not state.dealt:
-        raise RuleViolation("deal", "no smazzata has been dealt")
+        raise RuleViolation("deal", say("no smazzata has been dealt"))
     if state.finished:
-        raise RuleViolation("end of smazzata", "the smazzata is over")
+        raise RuleViolation("end of smazzata", say("the smazzata is over"))
     if seat != state.to_move:
-        raise RuleViolation(
-            "turn order", f"seat {seat} played out of turn: seat {state.to_move} is to play "
-            "('la mano passa al giocatore successivo in senso antiorario')")
+        raise RuleViolation("turn order", say(
+            "seat {seat} played out of turn: seat {to_move} is to play ('la mano passa al "
+            "giocatore successivo in senso antiorario')", seat=seat, to_move=state.to_move))
 
 
 def _declare(state: CirullaState, command: DeclareAccuso) -> AccusoDeclared:
     hand = state.hands[command.seat]
     if len(hand) != 3 or state.declared[command.seat]:
-        raise RuleViolation("C17 accuso", "an accuso is declared with three cards in hand, "
-                            "before the first play of that hand, once")
+        raise RuleViolation("C17 accuso", say("an accuso is declared with three cards in "
+                                              "hand, before the first play of that hand, once"))
     options = {o.kind: o for o in player_accusi(hand, state.ruleset)}
     option = options.get(command.kind)
     if option is None:
-        have = ", ".join(options) or "none"
-        raise RuleViolation("accusi", f"hand {' '.join(c.code for c in hand)} does not make a "
-                            f"{command.kind} (it makes: {have})")
+        cards = " ".join(c.code for c in hand)
+        if not options:
+            raise RuleViolation("accusi", say("hand {cards} does not make a {kind} (it makes: "
+                                              "none)", cards=cards, kind=command.kind))
+        raise RuleViolation("accusi", say("hand {cards} does not make a {kind} (it makes: "
+                                          "{have})", cards=cards, kind=command.kind,
+                                          have=", ".join(options)))
     if command.matta_value is not None and command.matta_value != option.matta_value:
-        raise RuleViolation("C14 matta", f"the matta takes value {option.matta_value} in a "
-                            f"{command.kind}, not {command.matta_value}")
+        raise RuleViolation("C14 matta", say("the matta takes value {value} in a {kind}, not "
+                                             "{given}", value=option.matta_value,
+                                             kind=command.kind, given=command.matta_value))
     return AccusoDeclared(seat=command.seat, kind=option.kind, cards=hand,
                           points=option.points, matta_value=option.matta_value)
 
@@ -69,8 +75,9 @@ def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
     if len(state.hands[command.seat]) == 3 and state.ruleset.accuso is Accuso.OBBLIGATORIO:
         pending = auto_accuso(state, command.seat)
         if pending is not None:
-            raise RuleViolation("C8 accuso obbligatorio", f"seat {command.seat} must declare "
-                                f"the {pending.kind} before playing")
+            raise RuleViolation("C8 accuso obbligatorio", say(
+                "seat {seat} must declare the {kind} before playing", seat=command.seat,
+                kind=pending.kind))
     play = _checked_play(state, command)
     card, capture = play
     scopa = is_scopa(state, capture)
@@ -83,12 +90,13 @@ def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
 
 def _checked_play(state: CirullaState, command: PlayCard) -> Play:
     if command.card not in state.hands[command.seat]:
-        raise RuleViolation("hand", f"{command.card.code} is not in the hand of seat "
-                            f"{command.seat}")
+        raise RuleViolation("hand", say("{card} is not in the hand of seat {seat}",
+                                        card=command.card.code, seat=command.seat))
     if command.card is MATTA and command.matta_value is not None \
             and command.matta_value != state.value_of(MATTA):
-        raise RuleViolation("C14 matta", f"the matta is worth {state.value_of(MATTA)} now, "
-                            f"not {command.matta_value}")
+        raise RuleViolation("C14 matta", say("the matta is worth {value} now, not {given}",
+                                             value=state.value_of(MATTA),
+                                             given=command.matta_value))
     wanted = tuple(sorted(command.capture))
     legal = [p for p in legal_plays(state) if p[0] is command.card]
     for play in legal:
@@ -101,10 +109,21 @@ def _checked_play(state: CirullaState, command: PlayCard) -> Play:
     raise RuleViolation(rule, _refusal(command, wanted, legal))
 
 
-def _refusal(command: PlayCard, wanted: tuple[object, ...], legal: list[Play]) -> str:
-    options = "; ".join(notation(p) for p in legal) or "none (another card must capture)"
-    what = "discard" if not wanted else f"capture {' '.join(str(c) for c in wanted)}"
-    return f"{command.card.code} cannot {what}: its legal plays are {options}"
+def _refusal(command: PlayCard, wanted: tuple[object, ...], legal: list[Play]) -> Said:
+    card = command.card.code
+    options = "; ".join(notation(p) for p in legal)
+    if not wanted and not legal:
+        return say("{card} cannot discard: its legal plays are none (another card must "
+                   "capture)", card=card)
+    if not wanted:
+        return say("{card} cannot discard: its legal plays are {options}", card=card,
+                   options=options)
+    capture = " ".join(str(c) for c in wanted)
+    if not legal:
+        return say("{card} cannot capture {capture}: its legal plays are none (another card "
+                   "must capture)", card=card, capture=capture)
+    return say("{card} cannot capture {capture}: its legal plays are {options}", card=card,
+               capture=capture, options=options)
 
 
 class CirullaEngine:

@@ -12,6 +12,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from domain.seating import Direction
+from domain.text import say
 
 # Option enums are StrEnums: their members hash at C speed, and the engine's caches key on them.
 
@@ -86,9 +87,11 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if self.piccola_fino_al not in (6, 7):
-            raise RulesetError(f"piccola goes up to the 6 or the 7, not {self.piccola_fino_al}")
+            raise RulesetError(say("piccola goes up to the 6 or the 7, not {value}",
+                                   value=self.piccola_fino_al))
         if self.decino_tre_assi not in (10, 11):
-            raise RulesetError(f"decino of three aces is 10 or 11, not {self.decino_tre_assi}")
+            raise RulesetError(say("decino of three aces is 10 or 11, not {value}",
+                                   value=self.decino_tre_assi))
 
     def options(self) -> dict[str, str]:
         """Every option with its value, as stored in a match record."""
@@ -138,13 +141,15 @@ def parse_option(ruleset: Ruleset, text: str) -> Ruleset:
     key = name.strip().replace("-", "_")
     kinds = _field_types()
     if not sep or key not in kinds:
-        raise RulesetError(f"unknown Cirulla option {text!r}; options are: {option_help()}")
+        raise RulesetError(say("unknown Cirulla option {option}; options are: {options}",
+                               option=repr(text), options=option_help()))
     kind = kinds[key]
     value: Any
     try:
         value = int(raw) if kind is int else kind(raw.strip())
     except ValueError:
-        raise RulesetError(f"bad value for {key}: {raw!r}; options are: {option_help()}") from None
+        raise RulesetError(say("bad value for {option}: {value}; options are: {options}",
+                               option=key, value=repr(raw), options=option_help())) from None
     return replace(ruleset, **{key: value})
 
 

@@ -22,6 +22,7 @@ from domain.cirulla.state import CirullaState, taken
 from domain.events import AccusoDeclared, CardPlayed, HandDealt, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
+from domain.text import say
 from domain.transcript import Broken, PlayCheck, check_accounted, check_hands, not_elsewhere, reveal
 
 HAND_SIZE = 3
@@ -46,14 +47,16 @@ def deal_event(ruleset: Ruleset, seating: Seating, number: int, dealer: int, att
                hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
                stock: tuple[Card, ...], briscola: Card | None) -> SmazzataDealt:
     """The SmazzataDealt of a transcribed layout, refused when it cannot be a Cirulla deal."""
-    where = f"deal of smazzata {number}"
+    where = say("deal of smazzata {number}", number=number)
     players = seating.players
     check_hands(where, hands, players, HAND_SIZE)
     if len(table) != TABLE_SIZE or briscola is not None:
-        raise RuleViolation("distribuzione", f"{where}: 4 table cards and no briscola card")
+        raise RuleViolation("distribuzione", say("{where}: 4 table cards and no briscola card",
+                                                 where=where))
     if UNKNOWN in table:
-        raise RuleViolation("distribuzione", f"{where}: the 4 table cards are dealt face up, "
-                                             "so a transcribed deal names them")
+        raise RuleViolation("distribuzione", say("{where}: the 4 table cards are dealt face "
+                                                 "up, so a transcribed deal names them",
+                                                 where=where))
     check_accounted(where, (*hands, table, stock))
     return SmazzataDealt(number=number, dealer=dealer, attempt=attempt, seed_commitment=None,
                          hands=hands, table=table, stock=stock)
@@ -83,9 +86,9 @@ def _automatic(ruleset: Ruleset, seat: int,
     if ruleset.accuso is not Accuso.AUTOMATICO:
         return (), PlayCheck()
     if UNKNOWN in hand:
-        return (), PlayCheck(unverifiable=(
-            f"C8 accuso automatico: seat {seat}'s hand holds unseen cards, so whether it made "
-            "a cirulla or a decino cannot be checked",))
+        return (), PlayCheck(unverifiable=(say(
+            "C8 accuso automatico: seat {seat}'s hand holds unseen cards, so whether it made a "
+            "cirulla or a decino cannot be checked", seat=seat),))
     option = best_accuso(player_accusi(hand, ruleset))
     if option is None:
         return (), PlayCheck()
@@ -115,8 +118,9 @@ def reveal_play(state: CirullaState, seat: int, card: Card) -> CirullaState:
 def _reveal_hand(state: CirullaState, seat: int, cards: tuple[Card, ...]) -> CirullaState:
     hand = reveal(state.hands[seat], cards)
     if hand is None:
-        raise RuleViolation("accusi", f"seat {seat} shows {' '.join(c.code for c in cards)}: "
-                                      "its hand as transcribed does not hold them")
+        raise RuleViolation("accusi", say("seat {seat} shows {cards}: its hand as transcribed "
+                                          "does not hold them", seat=seat,
+                                          cards=" ".join(c.code for c in cards)))
     return state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1:]))
 
 
@@ -132,33 +136,37 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
     _check_possible(state, seat, card, capture)
     broken: list[Broken] = []
     if seat != state.to_move:
-        broken.append(Broken("turn order", TURN, f"seat {seat} played out of turn: seat "
-                                                 f"{state.to_move} was to play"))
+        broken.append(Broken("turn order", TURN, say(
+            "seat {seat} played out of turn: seat {to_move} was to play", seat=seat,
+            to_move=state.to_move)))
     hand = state.hands[seat]
     if card not in hand and UNKNOWN not in hand:
-        broken.append(Broken("hand", TURN, f"{card.code} is not in seat {seat}'s hand as "
-                                           f"transcribed ({' '.join(c.code for c in hand)})"))
+        broken.append(Broken("hand", TURN, say(
+            "{card} is not in seat {seat}'s hand as transcribed ({hand})", card=card.code,
+            seat=seat, hand=" ".join(c.code for c in hand))))
     probe = reveal_play(state, seat, card)
     check = _capture_check(probe, card, tuple(sorted(capture)))
     if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
         worth = probe.value_of(MATTA)
         broken.append(Broken("C14 matta", MATTA_VALUE,
-                             f"the matta is worth {worth}, not {matta_value}"))
+                             say("the matta is worth {value}, not {given}", value=worth,
+                                 given=matta_value)))
     return PlayCheck(tuple(broken)) + check
 
 
 def _check_possible(state: CirullaState, seat: int, card: Card,
                     capture: tuple[Card, ...]) -> None:
     if not state.dealt or state.finished:
-        raise RuleViolation("deal", "no smazzata in play")
+        raise RuleViolation("deal", say("no smazzata in play"))
     state.seating.check_seat(seat)
     if card is UNKNOWN:
-        raise RuleViolation("carta giocata", "a played card is seen by everyone: name it")
+        raise RuleViolation("carta giocata", say("a played card is seen by everyone: name it"))
     if card not in state.hands[seat]:
-        not_elsewhere(card, f"played by seat {seat}", _elsewhere(state, seat))
+        not_elsewhere(card, say("played by seat {seat}", seat=seat), _elsewhere(state, seat))
     off = [c.code for c in capture if c not in state.table]
     if off:
-        raise RuleViolation("prese", f"{card.code} captures {' '.join(off)}, not on the table")
+        raise RuleViolation("prese", say("{card} captures {cards}, not on the table",
+                                         card=card.code, cards=" ".join(off)))
 
 
 def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) -> PlayCheck:
@@ -169,21 +177,37 @@ def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) ->
     mine = [taken(p) for p in plays if p[0] is card]
     if wanted in mine:
         if unseen and not wanted:
-            return PlayCheck(unverifiable=(
+            return PlayCheck(unverifiable=(say(
                 "C16 presa obbligata (mano): the seat's other cards were not seen, so whether "
-                "one of them had to capture cannot be checked",))
+                "one of them had to capture cannot be checked"),))
         return PlayCheck()
-    options = "; ".join(" ".join(c.code for c in (card, *m)) if m else f"{card.code} (discard)"
-                        for m in mine) or "none"
+    options = _options(card, mine)
     if not wanted:
-        return PlayCheck((Broken("C16 presa obbligata", FORCED,
-                                 f"{card.code} discarded although it had to capture: its legal "
-                                 f"plays were {options}"),))
+        return PlayCheck((Broken("C16 presa obbligata", FORCED, say(
+            "{card} discarded although it had to capture: its legal plays were {options}",
+            card=card.code, options=options)),))
     rule, source = (("asso (regola d)", ASSO) if probe.value_of(card) == 1
                     else ("prese (regole a-c)", CAPTURES))
-    what = " ".join(c.code for c in wanted)
-    return PlayCheck((Broken(rule, source, f"{card.code} cannot capture {what}: its legal plays "
-                                           f"were {options}"),))
+    return PlayCheck((Broken(rule, source, say(
+        "{card} cannot capture {capture}: its legal plays were {options}", card=card.code,
+        capture=" ".join(c.code for c in wanted), options=options)),))
+
+
+def _options(card: Card, mine: list[tuple[Card, ...]]) -> str:
+    """The legal plays of `card`, for people: `4d 4c` for a capture, `4d (discard)`."""
+    if not mine:
+        return say("none")
+    plays: list[str] = [say("{card} (discard)", card=card.code) if not m
+                        else " ".join(c.code for c in (card, *m)) for m in mine]
+    return _joined(plays)
+
+
+def _joined(plays: list[str]) -> str:
+    """Plays one after the other, separated by semicolons (a capture is data, a discard a
+    message: a Said)."""
+    if len(plays) == 1:
+        return plays[0]
+    return say("{first}; {rest}", first=plays[0], rest=_joined(plays[1:]))
 
 
 def play_events(state: CirullaState, seat: int, card: Card,
@@ -214,25 +238,32 @@ def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, .
                  matta_value: int | None) -> AccusoDeclared:
     """A player's accuso as transcribed, with the cards shown: checked like a live one."""
     if not state.dealt or state.finished or seat != state.to_move:
-        raise RuleViolation("C17 accuso", f"seat {seat} cannot declare now: an accuso opens "
-                                          "the seat's turn")
+        raise RuleViolation("C17 accuso", say("seat {seat} cannot declare now: an accuso "
+                                              "opens the seat's turn", seat=seat))
     hand = state.hands[seat]
     if len(hand) != HAND_SIZE or state.declared[seat] or len(cards) != HAND_SIZE:
-        raise RuleViolation("C17 accuso", "an accuso is declared with three cards in hand, "
-                                          "showing them, once")
+        raise RuleViolation("C17 accuso", say("an accuso is declared with three cards in "
+                                              "hand, showing them, once"))
     for card in cards:
         if card is UNKNOWN:
-            raise RuleViolation("accusi", "an accuso shows its cards: name them")
+            raise RuleViolation("accusi", say("an accuso shows its cards: name them"))
         if card not in hand:
-            not_elsewhere(card, f"shown by seat {seat}", _elsewhere(state, seat))
+            not_elsewhere(card, say("shown by seat {seat}", seat=seat),
+                          _elsewhere(state, seat))
     shown = _reveal_hand(state, seat, cards).hands[seat]
     options = {o.kind: o for o in player_accusi(shown, state.ruleset)}
     option = options.get(kind)
     if option is None:
-        raise RuleViolation("accusi", f"hand {' '.join(c.code for c in shown)} does not make a "
-                                      f"{kind} (it makes: {', '.join(options) or 'none'})")
+        cards_shown = " ".join(c.code for c in shown)
+        if not options:
+            raise RuleViolation("accusi", say("hand {cards} does not make a {kind} (it makes: "
+                                              "none)", cards=cards_shown, kind=kind))
+        raise RuleViolation("accusi", say("hand {cards} does not make a {kind} (it makes: "
+                                          "{have})", cards=cards_shown, kind=kind,
+                                          have=", ".join(options)))
     if matta_value is not None and matta_value != option.matta_value:
-        raise RuleViolation("C14 matta", f"the matta takes value {option.matta_value} in a "
-                                         f"{kind}, not {matta_value}")
+        raise RuleViolation("C14 matta", say("the matta takes value {value} in a {kind}, not "
+                                             "{given}", value=option.matta_value, kind=kind,
+                                             given=matta_value))
     return AccusoDeclared(seat=seat, kind=option.kind, cards=shown, points=option.points,
                           matta_value=option.matta_value)

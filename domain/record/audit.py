@@ -56,6 +56,7 @@ from domain.record.events import (
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.shuffle import Seed, SeedError, check_commitment
+from domain.text import said_of, say
 
 Recorded = tuple[MatchEvent, datetime]
 
@@ -122,14 +123,16 @@ def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit
 def _in_progress(state: MatchState) -> str | None:
     if state.phase is Phase.ENDED:
         if state.commitment is not None:
-            return f"ended; the seed of smazzata {state.smazzata} is not revealed yet"
+            return say("ended; the seed of smazzata {smazzata} is not revealed yet",
+                       smazzata=state.smazzata + 1)
         promised = state.created.match_seed_commitment if state.created else None
         if promised is not None and state.match_seed is None:
-            return "ended; the match seed is not revealed yet"
+            return say("ended; the match seed is not revealed yet")
         return None
     if state.phase is Phase.NEW:
-        return "the match has no events"
-    return f"in progress: smazzata {state.smazzata}, phase '{state.phase.value}'"
+        return say("the match has no events")
+    return say("in progress: smazzata {smazzata}, phase '{phase}'",
+               smazzata=state.smazzata + 1, phase=state.phase.value)
 
 
 def _guarded_step(state: MatchState, stream: Sequence[Recorded], index: int,
@@ -140,7 +143,10 @@ def _guarded_step(state: MatchState, stream: Sequence[Recorded], index: int,
         raise
     except (ValueError, TypeError, LookupError, AttributeError) as error:
         # A recorded event the rules cannot even fold: the record is wrong at this event.
-        raise _Stop(Finding(index + 1, "replay", f"{type(error).__name__}: {error}")) from None
+        raise _Stop(Finding(index + 1, "replay", say("{kind}: {error}",
+                                                     kind=type(error).__name__,
+                                                     error=said_of(error) or str(error)))
+                    ) from None
 
 
 def _step(state: MatchState, stream: Sequence[Recorded], index: int,
@@ -174,16 +180,22 @@ def _go_on(state: MatchState, stream: Sequence[Recorded], index: int, count: int
         try:
             state = evolve(state, recorded, at)
         except (ValueError, TypeError, LookupError, AttributeError) as error:
-            raise _Stop(Finding(index + 1, "replay", f"the replay stops here: what was recorded "
-                                                     f"cannot be folded ({error})")) from None
+            raise _Stop(Finding(index + 1, "replay", say("the replay stops here: what was "
+                                                         "recorded cannot be folded ({error})",
+                                                         error=said_of(error) or str(error)))
+                        ) from None
     return state
 
 
 def _irregularity(version: int, noted: IrregularityNoted) -> Finding:
-    shown = "" if noted.verified else " (the known cards cannot show it)"
-    return Finding(noted.refers_to, f"irregularity: {noted.rule}",
-                   f"{noted.message}; noted by {noted.noted_by} at event {version}{shown}",
-                   Severity.FINDING)
+    check = say("irregularity: {rule}", rule=noted.rule)
+    if noted.verified:
+        message = say("{message}; noted by {noted_by} at event {event}", message=noted.message,
+                      noted_by=noted.noted_by, event=version)
+    else:
+        message = say("{message}; noted by {noted_by} at event {event} (the known cards cannot "
+                      "show it)", message=noted.message, noted_by=noted.noted_by, event=version)
+    return Finding(noted.refers_to, check, message, Severity.FINDING)
 
 
 # Fields added by class_version 2: a version-1 record holds None there ("not recorded"), and
@@ -196,17 +208,19 @@ def _compare(stream: Sequence[Recorded], index: int, wanted: MatchEvent,
              at: datetime) -> Finding | None:
     version = index + 1
     if index >= len(stream):
-        return Finding(version, "replay", f"missing: the rules give {wanted} here")
+        return Finding(version, "replay", say("missing: the rules give {wanted} here",
+                                              wanted=wanted))
     recorded, recorded_at = stream[index]
     added = _ADDED.get(type(recorded), ())
     blank = {name: None for name in added if getattr(recorded, name) is None}
     if blank and type(wanted) is type(recorded):
         wanted = replace(wanted, **blank)  # type: ignore[arg-type]
     if recorded != wanted:
-        return Finding(version, "replay", f"recorded {recorded}, but the rules give {wanted}")
+        return Finding(version, "replay", say("recorded {recorded}, but the rules give {wanted}",
+                                              recorded=recorded, wanted=wanted))
     if recorded_at != at:
-        return Finding(version, "clock", "an event caused by the same action as the one before "
-                                         "it must carry the same timestamp")
+        return Finding(version, "clock", say("an event caused by the same action as the one "
+                                             "before it must carry the same timestamp"))
     return None
 
 
@@ -277,8 +291,9 @@ def _other(event: MatchEvent, stream: Sequence[Recorded], index: int) -> MatchCo
         return RecordRuling(arbiter=event.arbiter, reason=event.reason, kind=event.kind,
                             smazzata=event.smazzata, adjustment=event.adjustment,
                             refers_to=event.refers_to)
-    raise _Stop(Finding(index + 1, "order", f"{type(event).__name__} cannot start an action "
-                                            "here: nothing recorded before it causes it"))
+    raise _Stop(Finding(index + 1, "order", say("{event} cannot start an action here: nothing "
+                                                "recorded before it causes it",
+                                                event=type(event).__name__)))
 
 
 def _creation(event: MatchCreated) -> CreateMatch:
@@ -295,23 +310,23 @@ def _seed(text: str, version: int) -> Seed:
     try:
         return Seed.from_hex(text)
     except SeedError as error:
-        raise _Stop(Finding(version, "seed", str(error))) from None
+        raise _Stop(Finding(version, "seed", said_of(error) or str(error))) from None
 
 
 def _bytes(event: SeedContributed, version: int) -> bytes:
     try:
         return bytes.fromhex(event.contribution)
     except ValueError:
-        raise _Stop(Finding(version, "seed-contribution", f"contribution "
-                                                          f"{event.contribution!r} is not hex")
-                    ) from None
+        raise _Stop(Finding(version, "seed-contribution",
+                            say("contribution {contribution!r} is not hex",
+                                contribution=event.contribution))) from None
 
 
 def _moment(text: str | None, version: int) -> datetime | None:
     try:
         return None if text is None else parse_stamp(text)
     except ClockError as error:
-        raise _Stop(Finding(version, "clock", str(error))) from None
+        raise _Stop(Finding(version, "clock", said_of(error) or str(error))) from None
 
 
 def _reveal_after(stream: Sequence[Recorded], index: int) -> Seed | None:
@@ -324,10 +339,10 @@ def _committed(state: MatchState, seed: Seed, version: int) -> Seed:
     try:
         check_commitment(seed, state.commitment or "")
     except SeedError:
-        raise _Stop(Finding(version, "seed-commitment", f"the seed revealed for smazzata "
-                                                        f"{state.smazzata} does not match the "
-                                                        "commitment recorded before its deal")
-                    ) from None
+        raise _Stop(Finding(version, "seed-commitment",
+                            say("the seed revealed for smazzata {smazzata} does not match the "
+                                "commitment recorded before its deal",
+                                smazzata=state.smazzata + 1))) from None
     return seed
 
 
@@ -344,7 +359,8 @@ def _seed_of_smazzata(state: MatchState, stream: Sequence[Recorded], index: int)
             ended_at = later if ended_at is None else ended_at
             break
     if ended_at is not None:
-        raise _Stop(Finding(ended_at + 1, "seed-reveal", f"smazzata {state.smazzata} is over "
-                                                         "but its seed was never revealed"))
-    raise _Stop(None, f"in progress: smazzata {state.smazzata} will be checked against its "
-                      "seed when the seed is revealed")
+        raise _Stop(Finding(ended_at + 1, "seed-reveal",
+                            say("smazzata {smazzata} is over but its seed was never revealed",
+                                smazzata=state.smazzata + 1)))
+    raise _Stop(None, say("in progress: smazzata {smazzata} will be checked against its seed "
+                          "when the seed is revealed", smazzata=state.smazzata + 1))

@@ -33,6 +33,7 @@ from domain.match_format import (
 from domain.penalty import Forfeit, forfeit
 from domain.record.games import GameRules, GameRulesOf, Standing
 from domain.seating import Seating
+from domain.text import say
 
 _FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
           "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp", "cappotto_waits_end")
@@ -51,13 +52,15 @@ def parse_format(game: str, options: Mapping[str, str]) -> MatchFormat:
     expected = {"kind", "length", *_FLAGS}
     options = {**{flag: "false" for flag in _LATER_FLAGS}, **options}
     if set(options) != expected:
-        raise MatchFormatError(f"match format options {sorted(options)}: expected exactly "
-                               f"{sorted(expected)}")
+        raise MatchFormatError(say("match format options {options}: expected exactly "
+                                   "{expected}", options=sorted(options),
+                                   expected=sorted(expected)))
     try:
         kind = MatchKind(options["kind"])
         length = int(options["length"])
     except ValueError:
-        raise MatchFormatError(f"match format {dict(options)}: bad kind or length") from None
+        raise MatchFormatError(say("match format {options}: bad kind or length",
+                                   options=dict(options))) from None
     flags = {flag: _flag(options[flag], flag) for flag in _FLAGS}
     return MatchFormat(game, kind, length, **flags)
 
@@ -68,7 +71,8 @@ def _yes_no(value: bool) -> str:
 
 def _flag(text: str, name: str) -> bool:
     if text not in ("true", "false"):
-        raise MatchFormatError(f"match format option {name}={text!r}: expected true or false")
+        raise MatchFormatError(say("match format option {name}={value!r}: expected true or "
+                                   "false", name=name, value=text))
     return text == "true"
 
 
@@ -211,8 +215,8 @@ class BriscolaGame(_Formats):
 
     def ruleset(self, options: Mapping[str, str]) -> BriscolaRules:
         if set(options) != {"vinco_subito"}:
-            raise ValueError(f"Briscola ruleset options {sorted(options)}: expected exactly "
-                             "['vinco_subito']")
+            raise ValueError(say("Briscola ruleset options {options}: expected exactly "
+                                 "['vinco_subito']", options=sorted(options)))
         return BriscolaRules(vinco_subito=_flag(options["vinco_subito"], "vinco_subito"))
 
     def options(self, ruleset: BriscolaRules) -> Mapping[str, str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from domain.text import say
+
 _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
 
 
@@ -20,7 +22,8 @@ class ClockError(ValueError):
 def utc(moment: datetime) -> datetime:
     """`moment` as UTC; a naive datetime is refused, since its zone is unknown."""
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ClockError(f"timestamp {moment.isoformat()} has no time zone; the record is UTC")
+        raise ClockError(say("timestamp {timestamp} has no time zone; the record is UTC",
+                             timestamp=moment.isoformat()))
     return moment.astimezone(UTC)
 
 
@@ -31,11 +34,13 @@ def stamp(moment: datetime) -> str:
 
 def parse_stamp(text: str) -> datetime:
     if not isinstance(text, str) or not _STAMP.fullmatch(text):
-        raise ClockError(f"timestamp {text!r} is not of the form YYYY-MM-DDTHH:MM:SS.ffffffZ")
+        raise ClockError(say("timestamp {timestamp!r} is not of the form "
+                             "YYYY-MM-DDTHH:MM:SS.ffffffZ", timestamp=text))
     try:
         return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
     except ValueError as error:
-        raise ClockError(f"timestamp {text!r} is not a date and time: {error}") from None
+        raise ClockError(say("timestamp {timestamp!r} is not a date and time: {error}",
+                             timestamp=text, error=str(error))) from None
 
 
 def millis(span: timedelta) -> int:

@@ -42,8 +42,9 @@ from domain.record.events import (
 from domain.record.games import Standing, set_up
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.outcomes import cut_short, settled, with_outcomes
-from domain.record.refusal import RecordRefused, need
+from domain.record.refusal import RecordRefused, need, one_based
 from domain.shuffle import Seed
+from domain.text import said_of, say
 
 __all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
            "decide_checked"]
@@ -63,7 +64,7 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
     if isinstance(command, CreateMatch):
         return Decided((_create(state, command),))
     if state.phase is Phase.NEW:
-        raise RecordRefused("phase", "the match has not been created yet")
+        raise RecordRefused("phase", say("the match has not been created yet"))
     if isinstance(command, RecordRuling):
         return Decided(_ruling(state, command))
     if isinstance(command, RevealMatchSeed):
@@ -71,7 +72,8 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
     if state.phase is Phase.ENDED:
         if isinstance(command, RevealSeed) and state.commitment is not None:
             return Decided((seeds.reveal_after_cappotto(state, command),))
-        raise RecordRefused("phase", "the match is over: only an arbiter's ruling may follow")
+        raise RecordRefused("phase", say("the match is over: only an arbiter's ruling may "
+                                         "follow"))
     decided = _decided(state, command, at)
     return replace(decided, events=with_outcomes(state, cut_short(state, decided.events), at))
 
@@ -95,7 +97,8 @@ def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
         return Decided(_timeout(state, command, at))
     if isinstance(command, RecordAbandon):
         return Decided(_abandon(state, command, at))
-    raise RecordRefused("command", f"{type(command).__name__} is not a command of a match")
+    raise RecordRefused("command", say("{command} is not a command of a match",
+                                       command=type(command).__name__))
 
 
 def _transcription(state: MatchState, command: RecordIrregularPlay | TranscribeDeal
@@ -111,23 +114,25 @@ def _check_clock(state: MatchState, at: datetime) -> None:
     try:
         moment = utc(at)
     except ClockError as error:
-        raise RecordRefused("clock", str(error)) from None
+        raise RecordRefused("clock", said_of(error) or str(error)) from None
     if state.last_at is not None and moment < state.last_at:
-        raise RecordRefused("clock", f"time {stamp(moment)} is before the previous event "
-                                     f"({stamp(state.last_at)}): the record only goes forward")
+        raise RecordRefused("clock", say("time {time} is before the previous event ({previous}): "
+                                         "the record only goes forward", time=stamp(moment),
+                                         previous=stamp(state.last_at)))
 
 
 def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
-    need(state, Phase.NEW, "create the match")
+    need(state, Phase.NEW, say("create the match"))
     rules = state.catalog.get(command.game)
     if rules is None:
-        raise RecordRefused("match-setup", f"unknown game {command.game!r}; known: "
-                                           f"{', '.join(sorted(state.catalog))}")
+        raise RecordRefused("match-setup", say("unknown game {game!r}; known: {known}",
+                                               game=command.game,
+                                               known=", ".join(sorted(state.catalog))))
     seats = len(command.players)
     try:
         setup = set_up(rules, command.ruleset, command.match_format, seats)
     except ValueError as error:
-        raise RecordRefused("match-setup", str(error)) from None
+        raise RecordRefused("match-setup", said_of(error) or str(error)) from None
     _check_setup(command, seats)
     _check_provenance(command)
     return MatchCreated(
@@ -142,44 +147,50 @@ def _create(state: MatchState, command: CreateMatch) -> MatchCreated:
 def _check_provenance(command: CreateMatch) -> None:
     origin = command.provenance
     if origin.kind not in PROVENANCES:
-        raise RecordRefused("provenance", f"provenance {origin.kind!r}: expected one of "
-                                          f"{', '.join(PROVENANCES)}")
+        raise RecordRefused("provenance", say("provenance {kind!r}: expected one of {known}",
+                                              kind=origin.kind, known=", ".join(PROVENANCES)))
     written = origin.source is not None or origin.importer is not None
     if origin.transcribed and not (origin.source or "").strip():
-        raise RecordRefused("provenance", "a transcribed match names its source file")
+        raise RecordRefused("provenance", say("a transcribed match names its source file"))
     if not origin.transcribed and written:
-        raise RecordRefused("provenance", "only a transcribed match has a source file and an "
-                                          "importer")
+        raise RecordRefused("provenance", say("only a transcribed match has a source file and "
+                                              "an importer"))
     promise = command.match_seed_commitment
     if promise is not None and not seeds.HEX64.fullmatch(promise):
-        raise RecordRefused("seed-commitment", f"match seed commitment {promise!r} is not 64 "
-                                               "lowercase hex digits (SHA-256)")
+        raise RecordRefused("seed-commitment", say("match seed commitment {commitment!r} is "
+                                                   "not 64 lowercase hex digits (SHA-256)",
+                                                   commitment=promise))
     if promise is not None and origin.transcribed:
-        raise RecordRefused("provenance", "a transcribed match was not dealt from a match seed")
+        raise RecordRefused("provenance", say("a transcribed match was not dealt from a match "
+                                              "seed"))
     if command.visibility.carte_scoperte and len(command.players) != 4:
-        raise RecordRefused("match-setup", "carte scoperte is a rule of pairs: 4 players")
+        raise RecordRefused("match-setup", say("carte scoperte is a rule of pairs: 4 players"))
 
 
 def _check_setup(command: CreateMatch, seats: int) -> None:
     if any(not name.strip() for name in command.players):
-        raise RecordRefused("match-setup", "every seat needs a player's name")
+        raise RecordRefused("match-setup", say("every seat needs a player's name"))
     if not 0 <= command.first_dealer < seats:
-        raise RecordRefused("match-setup", f"first dealer {command.first_dealer} is not a seat "
-                                           f"of a table of {seats}")
+        raise RecordRefused("match-setup", say("first dealer {dealer} is not a seat of a table "
+                                               "of {seats}", dealer=command.first_dealer + 1,
+                                               seats=seats))
     clock = command.time_control
     limits = (clock.per_move, clock.bank, clock.abandon_after)
     if any(limit is not None and limit <= 0 for limit in limits):
-        raise RecordRefused("match-setup", f"time control limits must be positive: {clock}")
+        raise RecordRefused("match-setup", say("time control limits must be positive: "
+                                               "{time_control}", time_control=clock))
     placed = (command.tournament, command.round, command.table)
     if any(p is None for p in placed) and any(p is not None for p in placed):
-        raise RecordRefused("match-setup", "a tournament match needs tournament, round and table")
+        raise RecordRefused("match-setup", say("a tournament match needs tournament, round and "
+                                               "table"))
 
 
 def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
-    need(state, Phase.PLAY, "play")
+    need(state, Phase.PLAY, say("play a card"))
     to_move = state.to_move()
     if isinstance(command, PlayCard) and command.seat != to_move:
-        raise RecordRefused("turn", f"seat {command.seat} cannot play: seat {to_move} is to move")
+        raise RecordRefused("turn", say("seat {seat} cannot play: seat {to_move} is to move",
+                                        seat=command.seat + 1, to_move=one_based(to_move)))
     return tuple(state.engine.decide(state.game, command))
 
 
@@ -210,12 +221,14 @@ def match_decided(state: MatchState) -> bool:
 
 def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[MatchEvent, ...]:
     if state.phase is not Phase.PLAY:
-        raise RecordRefused("phase", "a timeout is recorded only during play: between "
-                                       "smazzate no seat is to move (the commitment, the deal "
-                                       "and the seed reveal are the table's); record an abandon")
+        raise RecordRefused("phase", say("a timeout is recorded only during play: between "
+                                         "smazzate no seat is to move (the commitment, the deal "
+                                         "and the seed reveal are the table's); record an "
+                                         "abandon"))
     if command.seat != state.to_move():
-        raise RecordRefused("timeout", f"seat {command.seat} is not the one to move "
-                                       f"(seat {state.to_move()} is): it cannot time out")
+        raise RecordRefused("timeout", say("seat {seat} is not the one to move (seat {to_move} "
+                                           "is): it cannot time out", seat=command.seat + 1,
+                                           to_move=one_based(state.to_move())))
     assert state.last_at is not None and state.created is not None
     elapsed = millis(utc(at) - state.last_at)
     used = state.bank_used_ms[command.seat]
@@ -234,21 +247,25 @@ def _limit_run_out(state: MatchState, elapsed: int, used: int) -> str:
         return "per_move"
     if clock.bank is not None and used + elapsed >= clock.bank * 1000:
         return "bank"
-    raise RecordRefused("timeout", f"not justified by the clock: waited {elapsed} ms of a "
-                                   f"per-move limit of {clock.per_move} s; thinking time used "
-                                   f"{used} ms of a bank of {clock.bank} s")
+    raise RecordRefused("timeout", say("not justified by the clock: waited {elapsed} ms of a "
+                                       "per-move limit of {per_move} s; thinking time used "
+                                       "{used} ms of a bank of {bank} s", elapsed=elapsed,
+                                       per_move=clock.per_move, used=used, bank=clock.bank))
 
 
 def _abandon(state: MatchState, command: RecordAbandon, at: datetime) -> tuple[MatchEvent, ...]:
     assert state.seating is not None and state.created is not None
     if not 0 <= command.seat < state.seating.players:
-        raise RecordRefused("abandon", f"seat {command.seat} does not exist")
+        raise RecordRefused("abandon", say("seat {seat} does not exist",
+                                           seat=command.seat + 1))
     if command.reason not in ABANDON_REASONS:
-        raise RecordRefused("abandon", f"reason {command.reason!r}: expected one of "
-                                       f"{', '.join(ABANDON_REASONS)}")
+        raise RecordRefused("abandon", say("reason {reason!r}: expected one of {known}",
+                                           reason=command.reason,
+                                           known=", ".join(ABANDON_REASONS)))
     if match_decided(state):
-        raise RecordRefused("abandon", f"smazzata {state.smazzata} decided the match: only its "
-                                       "seed reveal is left, there is nothing to abandon")
+        raise RecordRefused("abandon", say("smazzata {smazzata} decided the match: only its "
+                                           "seed reveal is left, there is nothing to abandon",
+                                           smazzata=state.smazzata + 1))
     last_seen, absent = _absence(state, command, at)
     reveal = _pending_reveal(state, command.seed)
     awarded, ended = _forfeit(state, command.seat, "abandon")
@@ -262,18 +279,20 @@ def _absence(state: MatchState, command: RecordAbandon,
     if command.reason == "ritiro":
         return None, None
     if command.last_seen is None:
-        raise RecordRefused("abandon", "an abandon for absence needs the time the seat was "
-                                       "last seen")
+        raise RecordRefused("abandon", say("an abandon for absence needs the time the seat was "
+                                           "last seen"))
     seen = utc(command.last_seen)
     acted = state.last_action[command.seat]
     if acted is not None and seen < acted:
-        raise RecordRefused("abandon", f"seat {command.seat} last seen {stamp(seen)}, before its "
-                                       f"own last play at {stamp(acted)}")
+        raise RecordRefused("abandon", say("seat {seat} last seen {seen}, before its own last "
+                                           "play at {played}", seat=command.seat + 1,
+                                           seen=stamp(seen), played=stamp(acted)))
     absent = millis(utc(at) - seen)
     limit = state.created.time_control.abandon_after if state.created else 0
     if absent < limit * 1000:
-        raise RecordRefused("abandon", f"not justified by the clock: absent {absent} ms, the "
-                                       f"limit is {limit} s")
+        raise RecordRefused("abandon", say("not justified by the clock: absent {absent} ms, "
+                                           "the limit is {limit} s", absent=absent,
+                                           limit=limit))
     return stamp(seen), absent
 
 
@@ -289,20 +308,23 @@ def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
 
 def _check_ruling(state: MatchState, command: RecordRuling) -> None:
     if not command.arbiter.strip() or not command.reason.strip():
-        raise RecordRefused("ruling", "a ruling names its arbiter and its reason")
+        raise RecordRefused("ruling", say("a ruling names its arbiter and its reason"))
     if command.kind not in RULING_KINDS:
-        raise RecordRefused("ruling", f"kind {command.kind!r}: expected one of "
-                                      f"{', '.join(RULING_KINDS)}")
+        raise RecordRefused("ruling", say("kind {kind!r}: expected one of {known}",
+                                          kind=command.kind, known=", ".join(RULING_KINDS)))
     if command.refers_to is not None and not 1 <= command.refers_to <= state.version:
-        raise RecordRefused("ruling", f"refers to event {command.refers_to}, which the match "
-                                      f"does not have (it has {state.version})")
+        raise RecordRefused("ruling", say("refers to event {event}, which the match does not "
+                                          "have (it has {events})", event=command.refers_to,
+                                          events=state.version))
     if command.kind == "annul-smazzata":
         finished = {e.number for e in state.ended}
+        if command.smazzata is None:
+            raise RecordRefused("ruling", say("an annulment names the smazzata it annuls"))
         if command.smazzata not in finished or command.smazzata in state.annulled:
-            raise RecordRefused("ruling", f"smazzata {command.smazzata} is not a finished, "
-                                          "counted smazzata")
+            raise RecordRefused("ruling", say("smazzata {smazzata} is not a finished, counted "
+                                              "smazzata", smazzata=command.smazzata + 1))
         if command.adjustment != (0, 0):
-            raise RecordRefused("ruling", "an annulment adjusts no score by itself")
+            raise RecordRefused("ruling", say("an annulment adjusts no score by itself"))
 
 
 def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:

@@ -26,6 +26,7 @@ from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.outcomes import settled
 from domain.record.refusal import RecordRefused, need
 from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
+from domain.text import Said, said_of, say
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -37,34 +38,44 @@ def format_of(state: MatchState) -> Any:
 
 
 def commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
-    need(state, Phase.COMMIT, f"commit the seed of smazzata {state.smazzata}")
+    need(state, Phase.COMMIT, say("commit the seed of smazzata {smazzata}",
+                                  smazzata=state.smazzata + 1))
     if not HEX64.fullmatch(command.commitment):
-        raise RecordRefused("seed-commitment", f"commitment {command.commitment!r} is not 64 "
-                                               "lowercase hex digits (SHA-256)")
+        raise RecordRefused("seed-commitment", say("commitment {commitment!r} is not 64 "
+                                                   "lowercase hex digits (SHA-256)",
+                                                   commitment=command.commitment))
     return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
 
 
 def check_seed(state: MatchState, seed: Seed | None) -> Seed:
     if seed is None or state.commitment is None:
-        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata} needs its seed")
+        raise RecordRefused("seed-commitment", say("smazzata {smazzata} needs its seed",
+                                                   smazzata=state.smazzata + 1))
     try:
         check_commitment(seed, state.commitment)
     except SeedError as error:
-        raise RecordRefused("seed-commitment", f"smazzata {state.smazzata}: {error}") from None
+        raise RecordRefused("seed-commitment", say("smazzata {smazzata}: {error}",
+                                                   smazzata=state.smazzata + 1,
+                                                   error=said_of(error) or str(error))) from None
     return seed
 
 
 def contribute(state: MatchState, command: ContributeSeed) -> SeedContributed:
-    need(state, Phase.DEAL, f"contribute to the seed of smazzata {state.smazzata}")
+    need(state, Phase.DEAL, say("contribute to the seed of smazzata {smazzata}",
+                                smazzata=state.smazzata + 1))
     assert state.seating is not None
     if not 0 <= command.seat < state.seating.players:
-        raise RecordRefused("seed-contribution", f"seat {command.seat} does not exist")
+        raise RecordRefused("seed-contribution", say("seat {seat} does not exist",
+                                                     seat=command.seat + 1))
     if state.contributions and command.seat <= state.contributions[-1][0]:
-        raise RecordRefused("seed-contribution", f"seat {command.seat} contributes after seat "
-                                                 f"{state.contributions[-1][0]}: contributions "
-                                                 "are mixed once each, in seat order")
+        raise RecordRefused("seed-contribution", say("seat {seat} contributes after seat "
+                                                     "{previous}: contributions are mixed once "
+                                                     "each, in seat order",
+                                                     seat=command.seat + 1,
+                                                     previous=state.contributions[-1][0] + 1))
     if len(command.contribution) >= 2**32:
-        raise RecordRefused("seed-contribution", "a contribution is shorter than 2^32 bytes")
+        raise RecordRefused("seed-contribution", say("a contribution is shorter than 2^32 "
+                                                     "bytes"))
     return SeedContributed(smazzata=state.smazzata, seat=command.seat,
                            contribution=command.contribution.hex())
 
@@ -77,7 +88,7 @@ def _effective(state: MatchState, house: Seed) -> Seed:
 
 
 def deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
-    need(state, Phase.DEAL, f"deal smazzata {state.smazzata}")
+    need(state, Phase.DEAL, say("deal smazzata {smazzata}", smazzata=state.smazzata + 1))
     seed = check_seed(state, command.seed)
     assert state.seating is not None
     events = state.engine.deal(state.ruleset, state.seating, state.dealer, state.smazzata,
@@ -91,18 +102,21 @@ def deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
     return tuple(events)
 
 
-def _deal_difference(claimed: tuple[PlayEvent, ...], derived: tuple[PlayEvent, ...]) -> str:
+def _deal_difference(claimed: tuple[PlayEvent, ...], derived: tuple[PlayEvent, ...]) -> Said:
     for index, (mine, theirs) in enumerate(zip(claimed, derived, strict=False)):
         if mine != theirs:
-            return (f"deal event {index + 1} does not follow from the seed: recorded {mine}, "
-                    f"the seed gives {theirs}")
-    return (f"the deal has {len(claimed)} events; the seed gives {len(derived)}")
+            return say("deal event {number} does not follow from the seed: recorded {recorded}, "
+                       "the seed gives {derived}", number=index + 1, recorded=mine,
+                       derived=theirs)
+    return say("the deal has {recorded} events; the seed gives {derived}",
+               recorded=len(claimed), derived=len(derived))
 
 
 def reveal(state: MatchState, command: RevealSeed) -> tuple[MatchEvent, ...]:
     if state.phase is not Phase.REVEAL:
-        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
-                                           "only once the smazzata is over")
+        raise RecordRefused("seed-reveal", say("the seed of smazzata {smazzata} is revealed "
+                                               "only once the smazzata is over",
+                                               smazzata=state.smazzata + 1))
     seed = check_seed(state, command.seed)
     revealed = SeedRevealed(smazzata=state.smazzata, seed=seed.hex)
     standing = state.rules.standing(format_of(state), state.counted(), state.adjustment)
@@ -123,21 +137,27 @@ def reveal_match_seed(state: MatchState, command: RevealMatchSeed) -> MatchSeedR
     assert state.created is not None
     promise = state.created.match_seed_commitment
     if state.phase is not Phase.ENDED:
-        raise RecordRefused("seed-reveal", "the match seed is revealed once the match is over")
+        raise RecordRefused("seed-reveal", say("the match seed is revealed once the match is "
+                                               "over"))
     if promise is None or state.match_seed is not None:
-        raise RecordRefused("seed-reveal", "this match has no match seed to reveal (none "
-                                           "committed, or already revealed)")
+        raise RecordRefused("seed-reveal", say("this match has no match seed to reveal (none "
+                                               "committed, or already revealed)"))
     if state.commitment is not None:
-        raise RecordRefused("seed-reveal", f"the seed of smazzata {state.smazzata} is revealed "
-                                           "before the match seed")
+        raise RecordRefused("seed-reveal", say("the seed of smazzata {smazzata} is revealed "
+                                               "before the match seed",
+                                               smazzata=state.smazzata + 1))
     try:
         check_commitment(command.seed, promise)
     except SeedError as error:
-        raise RecordRefused("seed-commitment", f"match seed: {error}") from None
+        raise RecordRefused("seed-commitment", say("match seed: {error}",
+                                                   error=said_of(error) or str(error))) from None
     for number, seed in state.revealed:
         if smazzata_seed(command.seed, number).hex != seed:
-            raise RecordRefused("match-seed", f"the seed revealed for smazzata {number} is not "
-                                              "the one the match seed gives (docs/shuffle.md §2)")
+            raise RecordRefused("match-seed", say("the seed revealed for smazzata {smazzata} is "
+                                                  "not the one the match seed gives "
+                                                  "(docs/shuffle.md §2)",
+                                                  smazzata=number + 1))
     if first_dealer(command.seed, len(state.created.players)) != state.created.first_dealer:
-        raise RecordRefused("match-seed", "the first dealer is not the one the match seed gives")
+        raise RecordRefused("match-seed", say("the first dealer is not the one the match seed "
+                                              "gives"))
     return MatchSeedRevealed(seed=command.seed.hex)

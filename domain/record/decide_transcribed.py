@@ -24,9 +24,10 @@ from domain.record.events import IrregularityNoted
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.refusal import RecordRefused, need
 from domain.record.transcription import Transcriber, transcriber
+from domain.text import Said, say
 from domain.transcript import Broken, PlayCheck
 
-SHUFFLE_UNVERIFIABLE = "shuffle unverifiable: a transcribed deal has no seed"
+SHUFFLE_UNVERIFIABLE = say("shuffle unverifiable: a transcribed deal has no seed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,21 +38,28 @@ class Decided:
     notes: tuple[str, ...] = ()
 
 
-def _transcribed(state: MatchState, what: str) -> Transcriber:
+def _transcribed(state: MatchState, what: Said) -> Transcriber:
     if not state.transcribed:
-        raise RecordRefused("provenance", f"{what}: only a transcribed match records that; a "
-                                          f"{state.provenance.kind} match deals from committed "
-                                          "seeds and records legal plays only")
+        if state.provenance.kind == "simulated":
+            raise RecordRefused("provenance", say("{what}: only a transcribed match records "
+                                                  "that; a simulated match deals from committed "
+                                                  "seeds and records legal plays only",
+                                                  what=what))
+        raise RecordRefused("provenance", say("{what}: only a transcribed match records that; a "
+                                              "live match deals from committed seeds and "
+                                              "records legal plays only", what=what))
     return transcriber(state.rules.name)
 
 
 def deal(state: MatchState, command: TranscribeDeal) -> Decided:
-    rules = _transcribed(state, "a deal without a seed")
-    need(state, Phase.COMMIT, f"deal smazzata {state.smazzata}")
+    rules = _transcribed(state, say("a deal without a seed"))
+    need(state, Phase.COMMIT, say("deal smazzata {smazzata}", smazzata=state.smazzata + 1))
     if command.dealer is not None and command.dealer != state.dealer:
-        raise RecordRefused("mazziere", f"smazzata {state.smazzata} is dealt by seat "
-                                        f"{state.dealer} (the rotation from the first dealer), "
-                                        f"not seat {command.dealer}")
+        raise RecordRefused("mazziere", say("smazzata {smazzata} is dealt by seat {dealer} (the "
+                                            "rotation from the first dealer), not seat "
+                                            "{written}", smazzata=state.smazzata + 1,
+                                            dealer=state.dealer + 1,
+                                            written=command.dealer + 1))
     events: list[PlayEvent] = []
     layouts = (*command.annulled, command.layout)
     dealt: SmazzataDealt | None = None
@@ -61,11 +69,13 @@ def deal(state: MatchState, command: TranscribeDeal) -> Decided:
         reason = rules.redeal(state.ruleset, dealt)
         last = attempt == len(layouts) - 1
         if reason is not None and last:
-            raise RecordRefused("C1 redeal", f"this deal goes a monte ({reason}): transcribe "
-                                             "the deal that followed it too")
+            raise RecordRefused("C1 redeal", say("this deal goes a monte ({reason}): transcribe "
+                                                 "the deal that followed it too",
+                                                 reason=reason))
         if reason is None and not last:
-            raise RecordRefused("C1 redeal", f"attempt {attempt} does not go a monte under the "
-                                             "ruleset: it stands, nothing is dealt again")
+            raise RecordRefused("C1 redeal", say("attempt {attempt} does not go a monte under "
+                                                 "the ruleset: it stands, nothing is dealt "
+                                                 "again", attempt=attempt + 1))
         if reason is not None:
             events.append(DealAnnulled(number=state.smazzata, attempt=attempt, reason=reason))
     assert state.seating is not None and dealt is not None
@@ -81,8 +91,8 @@ def _dealt(state: MatchState, rules: Transcriber, attempt: int,
 
 
 def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Decided:
-    rules = _transcribed(state, "an accuso with its cards")
-    need(state, Phase.PLAY, "declare an accuso")
+    rules = _transcribed(state, say("an accuso with its cards"))
+    need(state, Phase.PLAY, say("declare an accuso"))
     if isinstance(command, DeclareAccuso):
         cards = state.game.hands[command.seat]
         return Decided((rules.accuso_event(state.game, command.seat, command.kind, cards,
@@ -92,15 +102,16 @@ def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Deci
 
 
 def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
-    rules = _transcribed(state, "a play the rules refuse")
-    need(state, Phase.PLAY, "play")
+    rules = _transcribed(state, say("a play the rules refuse"))
+    need(state, Phase.PLAY, say("play a card"))
     irregular = isinstance(command, RecordIrregularPlay)
     move = command.play if isinstance(command, RecordIrregularPlay) else command
     check = rules.check_play(state.game, move.seat, move.card, move.capture, move.matta_value)
     if not irregular and check.broken:
         first = check.broken[0]
-        raise RecordRefused(first.rule, f"{first.message}; a play the table accepted is "
-                                        "recorded as an irregularity, noted by whoever noted it")
+        raise RecordRefused(first.rule, say("{message}; a play the table accepted is recorded "
+                                            "as an irregularity, noted by whoever noted it",
+                                            message=first.message))
     events, follow = rules.play_events(state.game, move.seat, move.card, move.capture)
     notes = (*check.unverifiable, *follow.unverifiable)
     if not isinstance(command, RecordIrregularPlay):
@@ -112,14 +123,14 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
 def _noted(state: MatchState, command: RecordIrregularPlay,
            check: PlayCheck) -> tuple[IrregularityNoted, ...]:
     if not command.noted_by.strip():
-        raise RecordRefused("irregularity", "an irregularity names who noted it")
+        raise RecordRefused("irregularity", say("an irregularity names who noted it"))
     played_at = state.version + 1
     seat = command.play.seat
     if check.broken:
         return tuple(_fact(played_at, seat, b, command.noted_by, True) for b in check.broken)
     if not check.unverifiable or not command.rule:
-        raise RecordRefused("irregularity", "the known cards show this play is legal: there is "
-                                            "no irregularity to note")
+        raise RecordRefused("irregularity", say("the known cards show this play is legal: "
+                                                "there is no irregularity to note"))
     unseen = Broken(command.rule, "", f"noted by {command.noted_by}; the known cards cannot "
                                       f"show it ({'; '.join(check.unverifiable)})")
     return (_fact(played_at, seat, unseen, command.noted_by, False),)

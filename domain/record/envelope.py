@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.text import say
+
 RECORDER_KINDS = ("seat", "arbiter", "house", "importer", "simulator")
 
 
@@ -27,10 +29,10 @@ class RecordedBy:
 
     def __post_init__(self) -> None:
         if self.kind not in RECORDER_KINDS:
-            raise EnvelopeError(f"recorded by {self.kind!r}: expected one of "
-                                f"{', '.join(RECORDER_KINDS)}")
+            raise EnvelopeError(say("recorded by {kind!r}: expected one of {known}",
+                                    kind=self.kind, known=", ".join(RECORDER_KINDS)))
         if not self.name.strip():
-            raise EnvelopeError(f"recorded by a {self.kind} with no name")
+            raise EnvelopeError(say("recorded by a {kind} with no name", kind=self.kind))
 
     def __str__(self) -> str:
         where = f" ({self.where})" if self.where else ""

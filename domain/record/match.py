@@ -36,6 +36,7 @@ from domain.record.events import (
 from domain.record.games import GameRules, TableSetup, set_up
 from domain.record.transcription import transcriber
 from domain.seating import Seating
+from domain.text import say
 
 MatchEvent = MatchFact | PlayEvent
 PLAY_EVENT_TYPES = PlayEvent.__args__
@@ -85,7 +86,7 @@ class MatchState:
     @property
     def rules(self) -> GameRules:
         if self.setup is None:
-            raise ValueError("the match has not been created")
+            raise ValueError(say("the match has not been created"))
         return self.setup.rules
 
     @property
@@ -146,7 +147,7 @@ def _fold(state: MatchState, event: MatchEvent) -> MatchState:
         return _ruling(state, event)
     if isinstance(event, MatchEnded):
         return replace(state, result=event, phase=Phase.ENDED)
-    raise TypeError(f"a match does not fold {type(event).__name__}")
+    raise TypeError(say("a match does not fold {event}", event=type(event).__name__))
 
 
 def _created(state: MatchState, event: MatchCreated) -> MatchState:

@@ -22,6 +22,7 @@ from domain.events import CardPlayed, SmazzataDealt
 from domain.game import Command
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, evolve, initial
+from domain.text import say
 from domain.viewing import (
     Observation,
     ObservationError,
@@ -66,7 +67,8 @@ class Timeline:
         state = self.state(version)
         created, seating = state.created, state.seating
         if created is None or seating is None:
-            raise ObservationError(f"version {version}: the match has not been created yet")
+            raise ObservationError(say("version {version}: the match has not been created yet",
+                                       version=version))
         if state.game is None:
             return no_smazzata(created.game, seating, viewer, state.smazzata, state.dealer)
         options = visibility if visibility is not None else table_options(state)
@@ -90,7 +92,8 @@ def table_options(state: MatchState) -> Visibility:
 def _checked(timeline: Timeline, version: int) -> int:
     # A negative index would silently count from the end: a version is never negative.
     if not 0 <= version < len(timeline.states):
-        raise IndexError(f"version {version} is not in this timeline (0..{timeline.last})")
+        raise IndexError(say("version {version} is not in this timeline (0..{last})",
+                             version=version, last=timeline.last))
     return version
 
 

@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from domain.game import RuleViolation
 from domain.record.events import MatchScheduled, TournamentCreated
+from domain.text import say
 
 TournamentEvent = TournamentCreated | MatchScheduled
 
@@ -39,25 +40,29 @@ class TournamentState:
 
 def decide_creation(state: TournamentState, name: str, game: str) -> tuple[TournamentEvent, ...]:
     if state.created is not None:
-        raise TournamentRefused("tournament", f"tournament {state.created.name!r} exists already")
+        raise TournamentRefused("tournament", say("tournament {name!r} exists already",
+                                                  name=state.created.name))
     if not name.strip():
-        raise TournamentRefused("tournament", "a tournament needs a name")
+        raise TournamentRefused("tournament", say("a tournament needs a name"))
     return (TournamentCreated(name=name, game=game),)
 
 
 def decide_schedule(state: TournamentState,
                     command: ScheduleMatch) -> tuple[TournamentEvent, ...]:
     if state.created is None:
-        raise TournamentRefused("tournament", "schedule a match: the tournament does not exist")
+        raise TournamentRefused("tournament", say("schedule a match: the tournament does not "
+                                                  "exist"))
     if command.round < 1 or command.table < 1:
-        raise TournamentRefused("tournament", f"round {command.round} and table "
-                                              f"{command.table} count from 1")
+        raise TournamentRefused("tournament", say("round {round} and table {table} count from 1",
+                                                  round=command.round, table=command.table))
     taken = state.places.get((command.round, command.table))
     if taken is not None:
-        raise TournamentRefused("tournament", f"round {command.round}, table {command.table} "
-                                              f"already holds match {taken}")
+        raise TournamentRefused("tournament", say("round {round}, table {table} already holds "
+                                                  "match {match}", round=command.round,
+                                                  table=command.table, match=taken))
     if command.match in state.places.values():
-        raise TournamentRefused("tournament", f"match {command.match} is already scheduled")
+        raise TournamentRefused("tournament", say("match {match} is already scheduled",
+                                                  match=command.match))
     return (MatchScheduled(round=command.round, table=command.table, match=command.match),)
 
 

@@ -17,6 +17,7 @@ from domain.cirulla import transcribed as cirulla
 from domain.events import AccusoDeclared, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
+from domain.text import say
 from domain.transcript import PlayCheck
 
 
@@ -75,7 +76,7 @@ class _Briscola:
     @staticmethod
     def accuso_event(game: Any, seat: int, kind: str, cards: tuple[Card, ...],
                      matta_value: int | None) -> AccusoDeclared:
-        raise RuleViolation("accusi", "Briscola has no accusi")
+        raise RuleViolation("accusi", say("Briscola has no accusi"))
 
 
 TRANSCRIBERS: dict[str, Transcriber] = {"cirulla": _Cirulla(), "briscola": _Briscola()}
@@ -84,5 +85,6 @@ TRANSCRIBERS: dict[str, Transcriber] = {"cirulla": _Cirulla(), "briscola": _Bris
 def transcriber(game: str) -> Transcriber:
     found = TRANSCRIBERS.get(game)
     if found is None:
-        raise RuleViolation("provenance", f"a {game} match cannot be transcribed")
+        raise RuleViolation("provenance", say("a {game} match cannot be transcribed",
+                                              game=game))
     return found

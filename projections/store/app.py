@@ -34,6 +34,7 @@ from domain.record.tournament import (
     decide_schedule,
     evolve_tournament,
 )
+from domain.text import said_of, say
 from projections.store.canonical import GENESIS, canonical_json, event_hash, presorted_json
 from projections.store.config import READ_ONLY, URL_VARIABLE, WHERE, store_env
 from projections.store.facts import FACT_OF, TOPIC_OF, StoredFact, record_of
@@ -45,7 +46,10 @@ if TYPE_CHECKING:
 
 
 class ConcurrencyConflict(RuntimeError):
-    """Another writer appended to the same stream first: reload and decide again."""
+    """Another writer appended to the same stream first: reload and decide again. A problem of
+    the environment for the command line (exit code 1)."""
+
+    exit_code = 1
 
 
 class CanonicalTranscoder(Transcoder):
@@ -180,7 +184,8 @@ class MatchStore(Application[UUID]):
         `prefix` (dashes ignored), in id order, at most `limit`: one range of the key."""
         digits = prefix.replace("-", "").lower()
         if len(digits) > 32 or any(d not in "0123456789abcdef" for d in digits):
-            raise ValueError(f"{prefix!r} is not the start of a stream id (hex digits)")
+            raise ValueError(say("{prefix!r} is not the start of a stream id (hex digits)",
+                                 prefix=prefix))
         low, high = UUID(digits.ljust(32, "0")), UUID(digits.ljust(32, "f"))
         return self.chained.select_streams_between(low, high, limit)
 
@@ -273,8 +278,9 @@ class MatchStore(Application[UUID]):
         writer appended to it since, nothing is stored (ConcurrencyConflict). Returns the
         tournament and the match after the write."""
         if setup.tournament != str(tournament) or setup.round is None or setup.table is None:
-            raise ValueError(f"match {match}: its MatchCreated must name tournament "
-                             f"{tournament}, a round and a table")
+            raise ValueError(say("match {match}: its MatchCreated must name tournament "
+                                 "{tournament}, a round and a table", match=str(match),
+                                 tournament=str(tournament)))
         place = ScheduleMatch(setup.round, setup.table, str(match))
         if schedule is None or schedule.stream != tournament:
             schedule = self.load_tournament(tournament)
@@ -313,11 +319,15 @@ class MatchStore(Application[UUID]):
 
 
 class BatchRefused(ValueError):
-    """An action of a batch that `decide` refused: nothing of the batch was stored."""
+    """An action of a batch that `decide` refused: nothing of the batch was stored. A problem
+    of the input for the command line (exit code 2)."""
+
+    exit_code = 2
 
     def __init__(self, stream: UUID, action: int, error: ValueError) -> None:
-        super().__init__(f"match {stream}, action {action}: {error}; nothing of the batch was "
-                         "recorded")
+        super().__init__(say("match {stream}, action {action}: {error}; nothing of the batch "
+                             "was recorded", stream=str(stream), action=action,
+                             error=said_of(error) or str(error)))
         self.stream, self.action, self.error = stream, action, error
 
 
@@ -333,10 +343,10 @@ def _environment(env: EnvType | None, url: str | None, read_only: bool = False,
 
 
 def _conflict(streams: set[str], error: Exception) -> ConcurrencyConflict:
-    return ConcurrencyConflict(
-        f"stream {', '.join(sorted(streams))} was changed by another writer meanwhile (an event "
-        f"at the same version is already stored); nothing was recorded: reload and try again "
-        f"[{error}]")
+    return ConcurrencyConflict(say(
+        "stream {streams} was changed by another writer meanwhile (an event at the same version "
+        "is already stored); nothing was recorded: reload and try again [{error}]",
+        streams=", ".join(sorted(streams)), error=str(error)))
 
 
 def chain_facts(stream: UUID, version: int, head: str, events: Sequence[object],

@@ -16,6 +16,7 @@ from functools import cache, partial
 from typing import Any, cast
 
 from domain.cards import DECK, UNKNOWN, Card
+from domain.text import Said, said_of, say
 
 JSON = Any
 
@@ -30,7 +31,7 @@ def encode(event: object) -> dict[str, JSON]:
     kind = type(event)
     if kind not in _ENCODABLE:
         if not dataclasses.is_dataclass(event) or isinstance(event, type):
-            raise CodecError(f"{event!r} is not an event value")
+            raise CodecError(say("{value} is not an event value", value=repr(event)))
         _ENCODABLE.add(kind)
     return {name: field(getattr(event, name))
             for name, field in _encoders(cast(Hashable, kind))}
@@ -112,7 +113,8 @@ def _encode(value: object) -> JSON:
         return {str(k): _encode(value[k]) for k in sorted(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return encode(value)
-    raise CodecError(f"cannot store a {type(value).__name__}: {value!r}")
+    raise CodecError(say("cannot store a {kind}: {value}", kind=type(value).__name__,
+                         value=repr(value)))
 
 
 Decoder = Callable[[JSON, str], Any]
@@ -140,7 +142,7 @@ def _decoder(hint: Any) -> Decoder:
         return partial(_decode_scalar, hint)
     if dataclasses.is_dataclass(hint):
         return _dataclass_decoder(hint)  # type: ignore[arg-type]
-    raise CodecError(f"no decoding for type {hint!r}")
+    raise CodecError(say("no decoding for type {hint}", hint=repr(hint)))
 
 
 def _dataclass_decoder(cls: type[Any]) -> Decoder:
@@ -151,16 +153,19 @@ def _dataclass_decoder(cls: type[Any]) -> Decoder:
 
     def run(data: JSON, path: str) -> Any:
         if not isinstance(data, dict):
-            raise CodecError(f"{path}: expected an object, got {_show(data)}")
+            raise CodecError(say("{path}: expected an object, got {value}", path=path,
+                                 value=_show(data)))
         if data.keys() != expected:
             missing = [n for n in names if n not in data]
             extra = sorted(set(data) - expected)
-            raise CodecError(f"{path}: missing fields {missing}, unknown fields {extra}")
+            raise CodecError(say("{path}: missing fields {missing}, unknown fields {extra}",
+                                 path=path, missing=missing, extra=extra))
         values = {n: field(data[n], f"{path}.{n}") for n, field in fields}
         try:
             return cls(**values)
         except (TypeError, ValueError) as error:
-            raise CodecError(f"{path}: {error}") from None
+            raise CodecError(say("{path}: {reason}", path=path,
+                                 reason=said_of(error) or str(error))) from None
     return run
 
 
@@ -168,7 +173,7 @@ def _optional_decoder(hint: Any) -> Decoder:
     args = typing.get_args(hint)
     options = [a for a in args if a is not type(None)]
     if len(options) != 1:
-        raise CodecError(f"unsupported union {hint!r}")
+        raise CodecError(say("unsupported union {hint}", hint=repr(hint)))
     inner = _decoder(options[0])
     nullable = len(options) < len(args)
 
@@ -185,16 +190,19 @@ def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
 
         def run_all(value: JSON, path: str) -> tuple[Any, ...]:
             if not isinstance(value, list):
-                raise CodecError(f"{path}: expected a list, got {_show(value)}")
+                raise CodecError(say("{path}: expected a list, got {value}", path=path,
+                                     value=_show(value)))
             return tuple([item(v, f"{path}[{i}]") for i, v in enumerate(value)])
         return run_all
     items = [_decoder(a) for a in args]
 
     def run_fixed(value: JSON, path: str) -> tuple[Any, ...]:
         if not isinstance(value, list):
-            raise CodecError(f"{path}: expected a list, got {_show(value)}")
+            raise CodecError(say("{path}: expected a list, got {value}", path=path,
+                                 value=_show(value)))
         if len(value) != len(items):
-            raise CodecError(f"{path}: expected {len(items)} items, got {len(value)}")
+            raise CodecError(say("{path}: expected {count} items, got {found}", path=path,
+                                 count=len(items), found=len(value)))
         return tuple([d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, value,
                                                                           strict=True))])
     return run_fixed
@@ -202,7 +210,8 @@ def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
 
 def _decode_mapping(value: JSON, path: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise CodecError(f"{path}: expected an object of strings, got {_show(value)}")
+        raise CodecError(say("{path}: expected an object of strings, got {value}", path=path,
+                             value=_show(value)))
     return dict(value)
 
 
@@ -214,14 +223,28 @@ _CODES = tuple(c.code for c in (*DECK, UNKNOWN))
 def _decode_card(value: JSON, path: str) -> Card:
     card = _CARDS_BY_CODE.get(value) if isinstance(value, str) else None
     if card is None:
-        raise CodecError(f"{path}: expected a card code such as 7d or Rc, got {_show(value)}")
+        raise CodecError(say("{path}: expected a card code such as 7d or Rc, got {value}",
+                             path=path, value=_show(value)))
     return card
 
 
 def _decode_scalar(hint: type, value: JSON, path: str) -> Any:
     if type(value) is not hint:
-        raise CodecError(f"{path}: expected {hint.__name__}, got {_show(value)}")
+        raise CodecError(wrong_type(path, hint, value))
     return value
+
+
+def wrong_type(path: str, kind: type, value: JSON) -> Said:
+    """A value at `path` that is not the JSON of `kind` (str, int or bool)."""
+    shown = _show(value)
+    if kind is int:
+        return say("{path}: expected an integer, got {value}", path=path, value=shown)
+    if kind is bool:
+        return say("{path}: expected true or false, got {value}", path=path, value=shown)
+    if kind is str:
+        return say("{path}: expected a string, got {value}", path=path, value=shown)
+    return say("{path}: expected {kind}, got {value}", path=path, kind=kind.__name__,
+               value=shown)
 
 
 def _show(value: JSON) -> str:

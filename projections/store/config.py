@@ -23,6 +23,8 @@ from __future__ import annotations
 import os
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
+from domain.text import say
+
 DEFAULT_URL = "sqlite:///var/verbale.db"
 URL_VARIABLE = "VERBALE_DATABASE_URL"
 POOL_SIZE_VARIABLE = "VERBALE_POSTGRES_POOL_SIZE"
@@ -50,7 +52,7 @@ def url_origin(url: str | None) -> str:
     """Where the URL in use came from, for messages."""
     if url is not None:
         return "--database"
-    return URL_VARIABLE if os.environ.get(URL_VARIABLE) else "the default"
+    return URL_VARIABLE if os.environ.get(URL_VARIABLE) else say("the default")
 
 
 def redact(url: str) -> str:
@@ -79,9 +81,9 @@ def store_env(url: str | None = None, *, read_only: bool = False,
     elif scheme in ("postgresql", "postgres"):
         env = _postgres_env(target, origin)
     else:
-        raise StoreConfigError(f"{origin} {redact(target)!r}: unsupported database URL, "
-                               "expected sqlite:///path.db or "
-                               "postgresql://user@host:port/database")
+        raise StoreConfigError(say("{origin} {url!r}: unsupported database URL, expected "
+                                   "sqlite:///path.db or postgresql://user@host:port/database",
+                                   origin=origin, url=redact(target)))
     env[WHERE] = redact(target)
     env[READ_ONLY] = "yes" if read_only else "no"
     return env
@@ -90,8 +92,8 @@ def store_env(url: str | None = None, *, read_only: bool = False,
 def _sqlite_env(url: str, origin: str) -> dict[str, str]:
     path = url.removeprefix("sqlite:///")
     if not path or path == url:
-        raise StoreConfigError(f"{origin} {url!r}: expected sqlite:///relative/path.db or "
-                               "sqlite:////absolute/path.db")
+        raise StoreConfigError(say("{origin} {url!r}: expected sqlite:///relative/path.db or "
+                                   "sqlite:////absolute/path.db", origin=origin, url=url))
     # The directory is made, if need be, only by a writable opening (opening.py).
     return {"PERSISTENCE_MODULE": f"{_OPENING}:VerbaleSQLiteFactory", "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "30"}
@@ -102,22 +104,26 @@ def _postgres_env(url: str, origin: str) -> dict[str, str]:
         parts = urlsplit(url)
         hostname, port = parts.hostname, parts.port
     except ValueError as error:
-        raise StoreConfigError(f"{origin} {redact(url)!r}: {error}") from None
+        raise StoreConfigError(say("{origin} {url!r}: {reason}", origin=origin,
+                                   url=redact(url), reason=str(error))) from None
     database = parts.path.lstrip("/")
     if not hostname or not database:
-        raise StoreConfigError(f"{origin} {redact(url)!r}: expected "
-                               "postgresql://user@host:port/database")
+        raise StoreConfigError(say("{origin} {url!r}: expected "
+                                   "postgresql://user@host:port/database", origin=origin,
+                                   url=redact(url)))
     query = parse_qs(parts.query)
     unknown = sorted(set(query) - set(_QUERY_KEYS))
     if unknown:
-        raise StoreConfigError(f"{origin} {redact(url)!r}: unknown parameter "
-                               f"{', '.join(unknown)} (known: {', '.join(_QUERY_KEYS)})")
+        raise StoreConfigError(say("{origin} {url!r}: unknown parameter {unknown} (known: "
+                                   "{known})", origin=origin, url=redact(url),
+                                   unknown=", ".join(unknown), known=", ".join(_QUERY_KEYS)))
 
     def number(key: str, variable: str, default: str, least: int) -> str:
         text = query.get(key, [os.environ.get(variable) or default])[0]
         if not text.isdigit() or int(text) < least:
-            raise StoreConfigError(f"{origin} {redact(url)!r}: {key}={text!r} is not a whole "
-                                   f"number of at least {least}")
+            raise StoreConfigError(say("{origin} {url!r}: {key}={value!r} is not a whole number "
+                                       "of at least {least}", origin=origin, url=redact(url),
+                                       key=key, value=text, least=least))
         return text
 
     return {"PERSISTENCE_MODULE": f"{_OPENING}_postgres:VerbalePostgresFactory",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TextIO
 from uuid import UUID
 
+from domain.text import say
 from projections.store.app import MatchStore
 from projections.store.canonical import canonical_json, event_hash
 
@@ -55,7 +56,7 @@ def export_jsonl(store: MatchStore, stream: UUID) -> Iterator[str]:
 def _lines(store: MatchStore, stream: UUID) -> Iterator[tuple[str, str]]:
     stored = store.stored(stream)
     if not stored:
-        raise ExportError(f"match {stream}: no such match in the store")
+        raise ExportError(say("match {stream}: no such match in the store", stream=str(stream)))
     for row in stored:
         record = json.loads(row.state.decode("utf-8"))
         record["hash"] = event_hash(row.state)

@@ -21,7 +21,7 @@ from uuid import UUID
 from domain import events as play
 from domain.record import events as record
 from domain.record.envelope import RecordedBy
-from projections.store.codec import JSON, CodecError, decode, encode
+from projections.store.codec import JSON, CodecError, decode, encode, wrong_type
 
 
 class StoredFact:
@@ -167,15 +167,11 @@ def _upcast_v2_v3(state: dict[str, Any]) -> None:
 
 def _option_text(value: JSON, kind: type, path: str) -> str:
     if type(value) is not kind:
-        shown = repr(value)
-        shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        raise CodecError(f"{path}: expected {_JSON_NAME[kind]}, got {shown}")
+        raise CodecError(wrong_type(path, kind, value))
     if kind is bool:
         return "true" if value else "false"
     return str(value)
 
-
-_JSON_NAME = {str: "a string", int: "an integer", bool: "true or false"}
 
 
 class MatchCreated(StoredFact):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from eventsourcing.sqlite import (
 )
 from eventsourcing.utils import Environment, EnvType
 
+from domain.text import Said, say
 from projections.store.config import READ_ONLY, WHERE
 from projections.store.recorders import (
     EVENTS_TABLE,
@@ -70,33 +71,52 @@ def _reason(error: BaseException) -> str:
     return _first_line(inner)
 
 
-_SQLITE_REASONS = (
-    ("file is not a database", "not an SQLite database (file is not a database)"),
+# (what the database says, lowercase; the message for it, given the database's own words)
+Reason = Callable[[str], Said]
+
+_SQLITE_REASONS: tuple[tuple[str, Reason], ...] = (
+    ("file is not a database",
+     lambda _reason: say("not an SQLite database (file is not a database)")),
     ("database disk image is malformed",
-     "the store is damaged (database disk image is malformed); restore it from a backup"),
+     lambda _reason: say("the store is damaged (database disk image is malformed); restore it "
+                         "from a backup")),
     ("database or disk is full",
-     "the disk is full (database or disk is full); nothing of the action was recorded"),
+     lambda _reason: say("the disk is full (database or disk is full); nothing of the action "
+                         "was recorded")),
     ("attempt to write a readonly database",
-     "the database is read-only (attempt to write a readonly database)"),
-    ("readonly database", "the database is read-only"),
+     lambda _reason: say("the database is read-only (attempt to write a readonly database)")),
+    ("readonly database", lambda _reason: say("the database is read-only")),
     ("unable to open database file",
-     "cannot open or create the database file (is its directory there and writable?)"),
-    ("database is locked", "the database is locked by another process (database is locked)"),
-    ("disk i/o error", "disk I/O error"),
+     lambda _reason: say("cannot open or create the database file (is its directory there and "
+                         "writable?)")),
+    ("database is locked",
+     lambda _reason: say("the database is locked by another process (database is locked)")),
+    ("disk i/o error", lambda _reason: say("disk I/O error")),
 )
 
-_POSTGRES_REASONS = (
-    ("read-only transaction", "the PostgreSQL session is read-only: {reason}"),
-    ("could not extend file", "the disk of the PostgreSQL server is full: {reason}"),
-    ("no space left", "the disk of the PostgreSQL server is full: {reason}"),
-    ("does not exist", "PostgreSQL answers but {reason}"),
-    ("too many clients", "PostgreSQL refuses more connections: {reason}"),
-    ("couldn't get a connection", "PostgreSQL does not answer (no connection within the "
-                                  "timeout)"),
-    ("connection refused", "PostgreSQL does not answer: connection refused"),
-    ("timeout", "PostgreSQL does not answer: {reason}"),
-    ("connection", "cannot connect to PostgreSQL: {reason}"),
+_POSTGRES_REASONS: tuple[tuple[str, Reason], ...] = (
+    ("read-only transaction",
+     lambda reason: say("the PostgreSQL session is read-only: {reason}", reason=reason)),
+    ("could not extend file",
+     lambda reason: say("the disk of the PostgreSQL server is full: {reason}", reason=reason)),
+    ("no space left",
+     lambda reason: say("the disk of the PostgreSQL server is full: {reason}", reason=reason)),
+    ("does not exist", lambda reason: say("PostgreSQL answers but {reason}", reason=reason)),
+    ("too many clients",
+     lambda reason: say("PostgreSQL refuses more connections: {reason}", reason=reason)),
+    ("couldn't get a connection",
+     lambda _reason: say("PostgreSQL does not answer (no connection within the timeout)")),
+    ("connection refused",
+     lambda _reason: say("PostgreSQL does not answer: connection refused")),
+    ("timeout", lambda reason: say("PostgreSQL does not answer: {reason}", reason=reason)),
+    ("connection", lambda reason: say("cannot connect to PostgreSQL: {reason}", reason=reason)),
 )
+
+
+def store_problem(where: str, problem: str) -> StoreUnavailable:
+    """StoreUnavailable for the store `where` (a redacted URL): `problem`, a message (or the
+    database's own words), after the store's name."""
+    return StoreUnavailable(say("store {where}: {problem}", where=where, problem=problem))
 
 
 def unavailable(error: BaseException, where: str) -> StoreUnavailable:
@@ -106,13 +126,19 @@ def unavailable(error: BaseException, where: str) -> StoreUnavailable:
     reason = _reason(error)
     low = reason.lower()
     postgres = where.startswith("postgres")
-    for needle, text in (_POSTGRES_REASONS if postgres else _SQLITE_REASONS):
+    for needle, message in (_POSTGRES_REASONS if postgres else _SQLITE_REASONS):
         if needle in low:
-            return StoreUnavailable(f"store {where}: {text.format(reason=_pg_reason(reason))}")
+            return store_problem(where, message(_pg_reason(reason)))
     if isinstance(error, OSError) and error.strerror:
         target = f"{error.filename}: " if error.filename else ""
-        return StoreUnavailable(f"store {where}: {target}{error.strerror}")
-    return StoreUnavailable(f"store {where}: {reason}")
+        return store_problem(where, f"{target}{error.strerror}")   # the system's own words
+    return store_problem(where, reason)
+
+
+def newer_schema(found: object) -> Said:
+    """A store whose marker names a layout newer than this verbale's."""
+    return say("written by a newer verbale (store schema {found}; this verbale knows up to "
+               "{known}): upgrade verbale", found=found, known=SCHEMA_VERSION)
 
 
 def _pg_reason(reason: str) -> str:
@@ -196,8 +222,8 @@ class _ReadOnlyDatastore(_GuardedSQLiteDatastore):
         # Read as immutable, the file must not change under the reader: a writer that opened
         # it since (its -wal file appeared, or the file changed) could have written into it.
         if self.wal is not None and (self.wal.exists() or self._stamp() != self.seen):
-            raise StoreUnavailable(f"store {self.where}: a writer opened the store during this "
-                                   "read-only run; run it again")
+            raise store_problem(self.where, say("a writer opened the store during this "
+                                                "read-only run; run it again"))
         with super().transaction(commit=commit) as cursor:
             yield cursor
 
@@ -228,32 +254,36 @@ class VerbaleSQLiteFactory(SQLiteFactory):
             self.datastore = _GuardedSQLiteDatastore(str(self.path), lock_timeout=lock_timeout)
         self.datastore.where = self.where
 
-    def _fail(self, text: str) -> StoreUnavailable:
-        return StoreUnavailable(f"store {self.where}: {text}")
+    def _fail(self, problem: Said) -> StoreUnavailable:
+        return store_problem(self.where, problem)
 
     def _check_file(self) -> None:
         if not self.path.exists():
-            missing = ("" if self.path.parent.is_dir()
-                       else f" (nor its directory {self.path.parent})")
-            raise self._fail(f"no store there: the file {self.path} does not exist{missing}; "
-                             "nothing was created")
+            if self.path.parent.is_dir():
+                raise self._fail(say("no store there: the file {file} does not exist; nothing "
+                                     "was created", file=str(self.path)))
+            raise self._fail(say("no store there: the file {file} does not exist (nor its "
+                                 "directory {directory}); nothing was created",
+                                 file=str(self.path), directory=str(self.path.parent)))
         if self.path.is_dir():
-            raise self._fail(f"{self.path} is a directory, not a store file")
+            raise self._fail(say("{path} is a directory, not a store file", path=str(self.path)))
         if self.path.stat().st_size == 0:
-            raise self._fail(f"the file {self.path} is empty, not a verbale store")
+            raise self._fail(say("the file {file} is empty, not a verbale store",
+                                 file=str(self.path)))
 
     def _prepare_directory(self) -> None:
         parent = self.path.parent
         if self.path.is_dir():
-            raise self._fail(f"{self.path} is a directory, not a store file")
+            raise self._fail(say("{path} is a directory, not a store file", path=str(self.path)))
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise self._fail(f"cannot create the directory {parent}: "
-                             f"{error.strerror or error}") from None
+            raise self._fail(say("cannot create the directory {directory}: {reason}",
+                                 directory=str(parent),
+                                 reason=error.strerror or str(error))) from None
         if not self.path.exists() and not os.access(parent, os.W_OK):
-            raise self._fail(f"cannot create the store: the directory {parent} is not "
-                             "writable")
+            raise self._fail(say("cannot create the store: the directory {directory} is not "
+                                 "writable", directory=str(parent)))
 
     def application_recorder(self) -> ApplicationRecorder:
         if self.read_only:
@@ -306,16 +336,16 @@ class VerbaleSQLiteFactory(SQLiteFactory):
         tables = {row[1] for row in rows if row[0] == "table"}
         if not tables:
             if self.read_only:
-                raise self._fail("no verbale store there: the database has no tables")
+                raise self._fail(say("no verbale store there: the database has no tables"))
             return "new"
         if MARKER_TABLE in tables:
             c.execute(f"SELECT max(schema_version) FROM {MARKER_TABLE}")
             found = c.fetchone()[0]
             if found is not None and int(found) > SCHEMA_VERSION:
-                raise self._fail(f"written by a newer verbale (store schema {found}; this "
-                                 f"verbale knows up to {SCHEMA_VERSION}): upgrade verbale")
+                raise self._fail(newer_schema(found))
         if {EVENTS_TABLE, HEADS_TABLE} <= tables:
             return "current"
         if {LEGACY_EVENTS_TABLE, LEGACY_HEADS_TABLE} <= tables and MARKER_TABLE not in tables:
             return "legacy"
-        raise self._fail(f"not a verbale store (it has tables {', '.join(sorted(tables))})")
+        raise self._fail(say("not a verbale store (it has tables {tables})",
+                             tables=", ".join(sorted(tables))))

@@ -15,8 +15,15 @@ from eventsourcing.utils import Environment, EnvType
 from psycopg import Connection
 from psycopg.rows import DictRow
 
+from domain.text import say
 from projections.store.config import APPLICATION_NAME, READ_ONLY, WHERE
-from projections.store.opening import StoreUnavailable, _guarded, _is_yes, unavailable
+from projections.store.opening import (
+    _guarded,
+    _is_yes,
+    newer_schema,
+    store_problem,
+    unavailable,
+)
 from projections.store.recorders import EVENTS_TABLE, HEADS_TABLE, MARKER_TABLE, SCHEMA_VERSION
 from projections.store.recorders_postgres import ChainedPostgresRecorder
 
@@ -75,9 +82,7 @@ class VerbalePostgresFactory(PostgresFactory):
                         f'SELECT max(schema_version) FROM "{self.datastore.schema}".'
                         f"{MARKER_TABLE}").fetchone()
                     if found and found[0] is not None and int(found[0]) > SCHEMA_VERSION:
-                        raise StoreUnavailable(
-                            f"store {self.where}: written by a newer verbale (store schema "
-                            f"{found[0]}; this verbale knows up to {SCHEMA_VERSION})")
+                        raise store_problem(self.where, newer_schema(found[0]))
                 return tables
         except psycopg.Error as error:
             raise unavailable(error, self.where) from None
@@ -87,11 +92,13 @@ class VerbalePostgresFactory(PostgresFactory):
                                            events_table_name=EVENTS_TABLE)
         if self.read_only:
             if not {EVENTS_TABLE, HEADS_TABLE} <= self.tables:
-                have = (f"it has tables {', '.join(sorted(self.tables))}" if self.tables
-                        else "it has no tables")
-                raise StoreUnavailable(
-                    f"store {self.where}: no verbale store in schema {self.datastore.schema} "
-                    f"({have})")
+                if self.tables:
+                    raise store_problem(self.where, say(
+                        "no verbale store in schema {schema} (it has tables {tables})",
+                        schema=self.datastore.schema, tables=", ".join(sorted(self.tables))))
+                raise store_problem(self.where, say(
+                    "no verbale store in schema {schema} (it has no tables)",
+                    schema=self.datastore.schema))
             return recorder
         recorder.create_table()
         return recorder

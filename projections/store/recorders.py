@@ -23,6 +23,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
+from domain.text import Said, say
 from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 
 APPEND_ONLY = "the event store is append-only"
@@ -52,7 +53,10 @@ LEGACY_SQLITE_UPGRADE = [
 
 
 class ChainError(ValueError):
-    """A write whose events do not continue their stream's hash chain."""
+    """A write whose events do not continue their stream's hash chain (exit code 1: the store
+    changed under the writer)."""
+
+    exit_code = 1
 
 
 Head = tuple[UUID, int, str]
@@ -72,18 +76,27 @@ def _advance(stream: UUID, events: list[StoredEvent]) -> Advance:
     expected = previous_hash_of(first.state) or ""
     start = (first.originator_version - 1, expected)
     if first.originator_version == 1 and expected != GENESIS:
-        raise ChainError(f"stream {stream}: event 1 must have previous_hash {GENESIS}")
+        raise ChainError(say("stream {stream}: event 1 must have previous_hash {genesis}",
+                             stream=str(stream), genesis=GENESIS))
     version = first.originator_version - 1
     for stored in events:
         if stored.originator_version != version + 1:
-            raise ChainError(f"stream {stream}: event {stored.originator_version} follows "
-                             f"event {version}")
+            raise ChainError(say("stream {stream}: event {version} follows event {previous}",
+                                 stream=str(stream), version=stored.originator_version,
+                                 previous=version))
         if previous_hash_of(stored.state) != expected:
-            raise ChainError(f"stream {stream}: event {stored.originator_version} does not "
-                             f"carry the hash of event {version}")
+            raise ChainError(say("stream {stream}: event {version} does not carry the hash of "
+                                 "event {previous}", stream=str(stream),
+                                 version=stored.originator_version, previous=version))
         expected = event_hash(stored.state)
         version = stored.originator_version
     return (stream, start[0], start[1], version, expected)
+
+
+def head_not_continued(stream: UUID, version: int) -> Said:
+    """A write whose first event of `stream` is `version` but the stored head moved meanwhile."""
+    return say("stream {stream}: event {version} does not continue the stored head of its "
+               "stream", stream=str(stream), version=version)
 
 
 def _as_uuid(value: UUID | str) -> UUID:
@@ -131,8 +144,7 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
                       "WHERE stream_id=? AND version=? AND head_hash=?",
                       (to_version, to_hash, stream.hex, from_version, from_hash))
             if c.sqlite_cursor.rowcount != 1:
-                raise ChainError(f"stream {stream}: event {from_version + 1} does not continue "
-                                 "the stored head of its stream")
+                raise ChainError(head_not_continued(stream, from_version + 1))
         return ids
 
     def _insert_rows(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent]) -> list[int]:

@@ -27,6 +27,7 @@ from projections.store.recorders import (
     ChainError,
     Head,
     chain_advances,
+    head_not_continued,
 )
 
 
@@ -119,8 +120,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
                 continue
             curs.execute(update, (to_version, to_hash, stream, from_version, from_hash))
             if curs.rowcount != 1:
-                raise ChainError(f"stream {stream}: event {from_version + 1} does not continue "
-                                 "the stored head of its stream")
+                raise ChainError(head_not_continued(stream, from_version + 1))
 
     def _select(self, query: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:

@@ -35,6 +35,7 @@ from domain.record.tournament import (
     decide_schedule,
     evolve_tournament,
 )
+from domain.text import said_of, say
 from projections.store.app import MatchStore
 from projections.store.canonical import GENESIS, canonical_json, event_hash
 from projections.store.codec import CodecError, decode
@@ -48,6 +49,10 @@ ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/ev
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """A finding at event `version` (None: the stream as a whole), by the check that made it;
+    `message` is a domain.text.Said (or an error's own text) for the command line to translate,
+    `check` a name shown as it is."""
+
     version: int | None
     check: str
     message: str
@@ -112,12 +117,14 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None) -> Verdict
     stored = store.stored(stream)
     problems = list(check_structure(stream, stored, head))
     if not stored:
-        return Verdict(stream, "?", 0, tuple(problems) or (Problem(None, "stream", "no events"),))
+        return Verdict(stream, "?", 0,
+                       tuple(problems) or (Problem(None, "stream", say("no events")),))
     last = event_hash(stored[-1].state)
     category = _category(stored[0])
     if problems:
         return Verdict(stream, _kind_of(stored[0]), len(stored), tuple(problems),
-                       "rules not checked: the stored record is broken", category, head=last)
+                       say("rules not checked: the stored record is broken"), category,
+                       head=last)
     try:
         decoded = [_decode(store, s) for s in stored]
     except _Broken as broken:
@@ -131,8 +138,9 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent],
     previous_hash, previous_at = GENESIS, None
     for position, row in enumerate(stored, start=1):
         if row.originator_version != position:
-            yield Problem(position, "sequence", f"event {position} is missing: the next stored "
-                                                f"event is {row.originator_version}")
+            yield Problem(position, "sequence", say(
+                "event {version} is missing: the next stored event is {found}",
+                version=position, found=row.originator_version))
             break
     enveloped: bool | None = None
     for row in stored:
@@ -143,10 +151,10 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent],
         if record is not None:
             if record.get("previous_hash") != previous_hash:
                 before = row.originator_version - 1
-                yield Problem(row.originator_version, "chain", (
-                    f"previous_hash is not the hash of event {before}: event {before} was "
-                    "changed, or one was removed, inserted or moved here") if before else
-                    "the first event does not start from the genesis hash")
+                yield Problem(row.originator_version, "chain", say(
+                    "previous_hash is not the hash of event {before}: event {before} was "
+                    "changed, or one was removed, inserted or moved here", before=before)
+                    if before else say("the first event does not start from the genesis hash"))
             at, clock = _timestamp(row.originator_version, record, previous_at)
             yield from clock
             previous_at = at or previous_at
@@ -159,13 +167,15 @@ def _check_head(stored: Sequence[StoredEvent], head: Head | None,
     last = stored[-1].originator_version if stored else 0
     if head is None:
         if stored:
-            yield Problem(last, "head", "the stream has no stored head")
+            yield Problem(last, "head", say("the stream has no stored head"))
         return
     if head[1] != last:
         yield Problem(min(head[1], last) + 1, "head",
-                      f"the stored head is event {head[1]}, the last stored event is {last}")
+                      say("the stored head is event {version}, the last stored event is "
+                          "{last}", version=head[1], last=last))
     elif head[2] != last_hash:
-        yield Problem(last, "head", "the stored head hash is not the hash of the last event")
+        yield Problem(last, "head",
+                      say("the stored head hash is not the hash of the last event"))
 
 
 def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -173,21 +183,22 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
     try:
         record = json.loads(row.state.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        return None, [Problem(version, "decode", "the stored state is not JSON")]
+        return None, [Problem(version, "decode", say("the stored state is not JSON"))]
     if not isinstance(record, dict) or set(record) - {ENVELOPE} != RECORD_KEYS:
-        return None, [Problem(version, "fields", "the record does not have exactly the fields "
-                                                 f"{sorted(RECORD_KEYS)} (and {ENVELOPE})")]
+        return None, [Problem(version, "fields", say(
+            "the record does not have exactly the fields {fields} (and {envelope})",
+            fields=sorted(RECORD_KEYS), envelope=ENVELOPE))]
     problems = _envelope(version, record) + _v2_fields(version, record)
     if canonical_json(record, checked=False) != row.state:
-        problems.append(Problem(version, "canonical", "the stored bytes are not the canonical "
-                                                      "JSON of their record"))
+        problems.append(Problem(version, "canonical", say(
+            "the stored bytes are not the canonical JSON of their record")))
     if record["stream"] != str(stream) or record["version"] != version:
-        problems.append(Problem(version, "identity", f"the record says stream "
-                                                     f"{record['stream']} event "
-                                                     f"{record['version']}"))
+        problems.append(Problem(version, "identity", say(
+            "the record says stream {stream} event {version}", stream=record["stream"],
+            version=record["version"])))
     if TOPIC_OF.get(record["type"]) != row.topic:
-        problems.append(Problem(version, "type", f"type {record['type']!r} stored with topic "
-                                                 f"{row.topic!r}"))
+        problems.append(Problem(version, "type", say(
+            "type {type!r} stored with topic {topic!r}", type=record["type"], topic=row.topic)))
     return record, problems
 
 
@@ -198,8 +209,8 @@ def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
     since has records without it, then records with it.)"""
     has = ENVELOPE in record
     if enveloped and not has:
-        found.append(Problem(version, "envelope", "this record has no recorded_by, although an "
-                                                  "earlier record of the stream has one"))
+        found.append(Problem(version, "envelope", say(
+            "this record has no recorded_by, although an earlier record of the stream has one")))
     return bool(enveloped) or has
 
 
@@ -218,8 +229,9 @@ def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
     missing = [name for name in required if record["data"].get(name) is None]
     if not missing:
         return []
-    return [Problem(version, "fields", f"a class_version {class_version} {record['type']} holds "
-                                       f"{', '.join(missing)}: it is null here")]
+    return [Problem(version, "fields", say(
+        "a class_version {class_version} {type} holds {fields}: it is null here",
+        class_version=class_version, type=record["type"], fields=", ".join(missing)))]
 
 
 def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
@@ -228,7 +240,7 @@ def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
     try:
         decode(RecordedBy, record[ENVELOPE], f"event {version} {ENVELOPE}")
     except (CodecError, EnvelopeError) as error:
-        return [Problem(version, "envelope", str(error))]
+        return [Problem(version, "envelope", _message(error))]
     return []
 
 
@@ -237,10 +249,15 @@ def _timestamp(version: int, record: dict[str, Any],
     try:
         at = parse_stamp(record["timestamp"])
     except ClockError as error:
-        return None, [Problem(version, "clock", str(error))]
+        return None, [Problem(version, "clock", _message(error))]
     if previous is not None and at < previous:
-        return at, [Problem(version, "clock", "the timestamp goes back in time")]
+        return at, [Problem(version, "clock", say("the timestamp goes back in time"))]
     return at, []
+
+
+def _message(error: BaseException) -> str:
+    """An error's message as it was made (a Said keeps its template), else its text."""
+    return said_of(error) or str(error)
 
 
 class _Broken(Exception):
@@ -254,10 +271,11 @@ def _decode(store: MatchStore, row: StoredEvent) -> tuple[object, datetime]:
         fact = cast(StoredFact, store.mapper.to_domain_event(row))
         fact_class = FACT_NAMED[fact.type]
         if fact.type != type(fact).__name__ or fact_class.class_version < 1:
-            raise ValueError(f"type {fact.type} stored as {type(fact).__name__}")
+            raise ValueError(say("type {type} stored as {stored}", type=fact.type,
+                                 stored=type(fact).__name__))
         return fact.to_domain(), parse_stamp(fact.timestamp)
     except Exception as error:  # any decoding failure is a finding about this event
-        raise _Broken(Problem(row.originator_version, "decode", str(error))) from None
+        raise _Broken(Problem(row.originator_version, "decode", _message(error))) from None
 
 
 def _kind_of(row: StoredEvent) -> str:
@@ -274,17 +292,18 @@ def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime
         problems = _audit_tournament([e for e, _ in decoded])
         scheduled = tuple((e.round, e.table, e.match) for e, _ in decoded
                           if isinstance(e, MatchScheduled))
-        return Verdict(stream, f"tournament {first.name}", len(decoded), problems,
+        return Verdict(stream, say("tournament {name}", name=first.name), len(decoded), problems,
                        category="tournament", scheduled=None if problems else scheduled)
     if not isinstance(first, MatchCreated):
         return Verdict(stream, "?", len(decoded),
-                       (Problem(1, "order", f"a stream starts with MatchCreated or "
-                                            f"TournamentCreated, not {type(first).__name__}"),))
+                       (Problem(1, "order", say(
+                           "a stream starts with MatchCreated or TournamentCreated, not {type}",
+                           type=type(first).__name__)),))
     place = None if first.tournament is None else (first.tournament, first.round, first.table)
     if first.game not in store.catalog:
         return Verdict(stream, first.game, len(decoded),
-                       (Problem(1, "game", f"unknown game {first.game!r}"),), category="match",
-                       place=place)
+                       (Problem(1, "game", say("unknown game {game!r}", game=first.game)),),
+                       category="match", place=place)
     result: Audit = audit(store.catalog, cast(Any, decoded))
     problems = tuple(Problem(f.version, f.check, f.message, f.severity)
                      for f in result.findings)
@@ -316,8 +335,9 @@ def _folded(store: MatchStore, decoded: list[tuple[object, datetime]],
 
 def _where(state: MatchState) -> str:
     if state.phase is Phase.ENDED:
-        return "in progress: the play is over, a seed is not revealed yet"
-    return f"in progress: smazzata {state.smazzata + 1}, phase {state.phase.value!r}"
+        return say("in progress: the play is over, a seed is not revealed yet")
+    return say("in progress: smazzata {n}, phase '{phase}'", n=state.smazzata + 1,
+               phase=state.phase.value)
 
 
 def _unrevealed(state: MatchState) -> tuple[tuple[int | None, str], ...]:
@@ -341,9 +361,11 @@ def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
                                                                           "match")})
                 expected = decide_schedule(state, command)
         except (ValueError, TypeError, AttributeError) as error:
-            return (Problem(version, "tournament", str(error)),)
+            return (Problem(version, "tournament", _message(error)),)
         if expected != (event,):
-            return (Problem(version, "tournament", f"recorded {event}, expected {expected}"),)
+            return (Problem(version, "tournament", say("recorded {event}, expected {expected}",
+                                                       event=str(event),
+                                                       expected=str(expected))),)
         state = evolve_tournament(state, expected[0])
     return ()
 
@@ -415,8 +437,9 @@ def _scheduled_one(store: MatchStore, tournament: UUID, round_: int, table: int,
     if isinstance(created, MatchCreated) and (created.tournament, created.round,
                                               created.table) == (str(tournament), round_, table):
         return None
-    return Problem(None, "tournament", f"round {round_}, table {table}: match {match} does not "
-                                       "name this tournament at this round and table")
+    return Problem(None, "tournament", say(
+        "round {round}, table {table}: match {match} does not name this tournament at this "
+        "round and table", round=round_, table=table, match=match))
 
 
 def _missing(store: MatchStore, by_id: dict[UUID, Verdict], round_: int, table: int,
@@ -428,8 +451,9 @@ def _missing(store: MatchStore, by_id: dict[UUID, Verdict], round_: int, table: 
     if found is None and stream is not None and store.chained.select_head(stream) is not None \
             and store.chained.select_events(stream, limit=1):
         return None   # recorded while verify was reading the store
-    return Problem(None, "tournament", f"round {round_}, table {table}: the scheduled match "
-                                       f"{match} is not in the store")
+    return Problem(None, "tournament", say(
+        "round {round}, table {table}: the scheduled match {match} is not in the store",
+        round=round_, table=table, match=match))
 
 
 def _unscheduled(match: Verdict, scheduled: tuple[tuple[int, int, str], ...]
@@ -439,15 +463,20 @@ def _unscheduled(match: Verdict, scheduled: tuple[tuple[int, int, str], ...]
     mine = [(r, t) for r, t, m in scheduled if m == str(match.stream)]
     if (round_ is None and table is None and mine) or (round_, table) in mine:
         return None
-    where = ("" if round_ is None and table is None
-             else f" at round {round_}, table {table}")
-    return Problem(1, "tournament", f"the match names tournament {tournament}{where}, but the "
-                                    "tournament does not schedule it there")
+    if round_ is None and table is None:
+        return Problem(1, "tournament", say(
+            "the match names tournament {tournament}, but the tournament does not schedule it "
+            "there", tournament=tournament))
+    return Problem(1, "tournament", say(
+        "the match names tournament {tournament} at round {round}, table {table}, but the "
+        "tournament does not schedule it there", tournament=tournament, round=round_,
+        table=table))
 
 
 def _no_tournament(tournament: str) -> Problem:
-    return Problem(1, "tournament", f"the match names tournament {tournament}, which is not in "
-                                    "the store")
+    return Problem(1, "tournament", say(
+        "the match names tournament {tournament}, which is not in the store",
+        tournament=tournament))
 
 
 def _with(verdict: Verdict, problems: list[Problem]) -> Verdict:
@@ -491,10 +520,15 @@ def tally(verdicts: Sequence[Verdict]) -> Tally:
 
 def summary(verdicts: Sequence[Verdict]) -> str:
     t = tally(verdicts)
-    text = (f"{t.streams} streams ({t.tournaments} tournaments, {t.matches} matches), "
-            f"{t.events} events: {t.finished} finished ok, {t.in_progress} in progress, "
-            f"{t.failed} failed")
+    counts = {"streams": t.streams, "tournaments": t.tournaments, "matches": t.matches,
+              "events": t.events, "finished": t.finished, "in_progress": t.in_progress,
+              "failed": t.failed}
     if t.irregularities or t.unverifiable:
-        text += (f"; {t.irregularities} irregularities for the arbiter, {t.unverifiable} "
-                 "unverifiable checks")
-    return text
+        return say("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
+                   "events: {finished} finished ok, {in_progress} in progress, {failed} failed; "
+                   "{irregularities} irregularities for the arbiter, {unverifiable} unverifiable "
+                   "checks", **counts, irregularities=t.irregularities,
+                   unverifiable=t.unverifiable)
+    return say("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
+               "events: {finished} finished ok, {in_progress} in progress, {failed} failed",
+               **counts)

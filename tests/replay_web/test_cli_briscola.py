@@ -22,14 +22,14 @@ def test_a_two_player_match_prints_deal_briscola_tricks_draws_and_result() -> No
     out = result.output
     assert re.search(r"^commitment of the match seed: [0-9a-f]{64}$", out, re.MULTILINE)
     assert "players: seat 1 (Anna), seat 2 (Bruno)" in out
-    assert re.search(r"== Smazzata 1: dealer seat [12] \((Anna|Bruno)\), commitment "
+    assert re.search(r"== Smazzata 1: mazziere seat [12] \((Anna|Bruno)\), commitment "
                      r"[0-9a-f]{16}…", out)
     assert re.search(r"^   seat 1 \(Anna\): (\w\w ?){3}$", out, re.MULTILINE)
     assert re.search(r"briscola: \w{2} \((denari|coppe|bastoni|spade)\)", out)
     assert re.search(r"mano 20: [12]:\w{2} [12]:\w{2} -> taken by seat [12] \(\+\d+; \d+-\d+\)",
                      out)
     assert re.search(r"draws: [12]:\w{2} [12]:\w{2}", out)
-    assert re.search(r"end of smazzata 1: punti \d+-\d+, prese \d+-\d+, carte \d+-\d+", out)
+    assert re.search(r"end of smazzata 1: card points \d+-\d+, prese \d+-\d+, cards \d+-\d+", out)
     assert re.search(r"Match (won by side [12] \((Anna|Bruno)\)|drawn): ", out)
     assert "seat 0" not in out and "side 0" not in out and not re.search(r"\b0:", out)
     assert not re.search(r"\b(linea|lato|posto|seme|Partita)\b", out)
@@ -83,7 +83,7 @@ def test_pari_plays_an_even_number_of_smazzate() -> None:
     dispari": `--pari` allows 2 smazzate; without it 2 is refused (above)."""
     result = _run("--seed", SEED, "--players", "4", "--format", "2smazzate", "--pari", "--vp")
     assert result.exit_code == 0, result.output
-    assert "numero pari di smazzate" in result.output
+    assert "an even number of smazzate" in result.output
     assert "== Smazzata 2:" in result.output
     odd = _run("--seed", SEED, "--format", "3smazzate", "--pari")
     assert odd.exit_code == 2 and "smazzate_pari" in odd.output

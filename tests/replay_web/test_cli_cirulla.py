@@ -30,7 +30,7 @@ def test_simulate_prints_deal_plays_accusi_breakdown_and_winner() -> None:
     out = result.output
     assert "rules: standard (000)" in out
     assert "players: seat 1 (Anna), seat 2 (Bruno)" in out
-    assert re.search(r"== Smazzata 1: dealer seat [12] \((Anna|Bruno)\), seed [0-9a-f]{64} "
+    assert re.search(r"== Smazzata 1: mazziere seat [12] \((Anna|Bruno)\), seed [0-9a-f]{64} "
                      r"\(commitment [0-9a-f]{16}…\)", out)
     assert re.search(r"deal \(attempt [1-9]\): seat 1: (\w\w ?){3}; seat 2: ", out)
     assert re.search(r"seat [12] plays \w\w and (takes (\w\w ?)+|discards)", out)
@@ -40,7 +40,7 @@ def test_simulate_prints_deal_plays_accusi_breakdown_and_winner() -> None:
     for category in ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
                      "accusi", "total"):
         assert re.search(rf"^   {category}\s+\d+\s+\d+$", out, re.MULTILINE), category
-    assert re.search(r"^Match won by side [12] \((Anna|Bruno)\): target; \d+ - \d+$", out,
+    assert re.search(r"^Match won by side [12] \((Anna|Bruno)\): target reached; \d+ - \d+$", out,
                      re.MULTILINE)
     assert "seat 0" not in out and "side 0" not in out
     assert not re.search(r"\b(linea|lato|posto|seme|Vince)\b", out)

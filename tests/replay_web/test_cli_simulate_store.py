@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from domain.shuffle import Seed
 from replay_web.cli import _register, cli
+from replay_web.cli_legal import reason_text
 
 SEED = "5eed0000000000000000000000000001"
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -102,7 +103,8 @@ def test_the_stored_match_is_the_match_the_log_shows(tmp_path: Path, game: str, 
     assert code == 0, log
     result = re.search(r"(\d+)-(\d+) \(([^)]+)\)$", stored.splitlines()[0])
     assert result is not None
-    scores, reason = (result.group(1), result.group(2)), result.group(3)
+    scores = (result.group(1), result.group(2))
+    reason = reason_text(result.group(3))   # stored as the domain names it, shown translated
     last = log.splitlines()[-1]
     if game == "cirulla":
         assert re.search(rf": {re.escape(reason)}; {scores[0]} - {scores[1]}$", last), last

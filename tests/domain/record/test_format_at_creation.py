@@ -63,7 +63,7 @@ def test_a_friendly_match_with_no_vp_column_is_created_and_says_so(players: int)
     stored = parse_format("briscola", created.match_format)
     assert missing_vp_column(stored) is not None
     assert "no VP column" in (missing_vp_column(stored) or "")
-    assert "senza VP" in stored.describe()
+    assert "no VP: the table has no column for it" in stored.describe()
     with pytest.raises(MatchFormatError, match="no VP column"):
         match_vp(stored, ())
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.events import CardPlayed
-from domain.game import RuleViolation
+from domain.game import PlayCard, RuleViolation
 from domain.record.audit import audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
@@ -28,6 +28,7 @@ from domain.record.tournament import (
     evolve_tournament,
 )
 from domain.shuffle import Seed
+from domain.text import Said, said_of
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 DEMOS = demo_set(Seed(b"\x5e" * 16))
@@ -84,6 +85,7 @@ def test_a_match_cut_short_is_in_progress_not_wrong() -> None:
     report = audit(CATALOG, stream[:40])
     assert report.findings == ()
     assert report.pending is not None and "in progress" in report.pending
+    assert f"smazzata {report.state.smazzata + 1}" in report.pending   # counted from 1
 
 
 def _at_phase(phase: Phase) -> tuple[MatchState, Table]:
@@ -108,6 +110,54 @@ def test_a_second_commitment_for_the_same_deal_is_refused() -> None:
     state, _ = _at_phase(Phase.DEAL)
     with pytest.raises(RuleViolation, match=r"\[phase\]"):
         decide(state, CommitSeed("ab" * 32), state.last_at + timedelta(seconds=1))  # type: ignore[operator]
+
+
+def test_a_refusal_keeps_its_template_for_translation() -> None:
+    """Issue 9: the record's messages are English `say` templates the command line translates;
+    a phase refusal quotes what was asked as a message of its own, not glued into a string."""
+    state, _ = _at_phase(Phase.DEAL)
+    assert state.last_at is not None
+    with pytest.raises(RuleViolation) as refused:
+        decide(state, CommitSeed("ab" * 32), state.last_at + timedelta(seconds=1))
+    whole = said_of(refused.value)
+    assert whole is not None and whole.template == "{message} [{rule}]"
+    message = refused.value.message
+    assert isinstance(message, Said) and message == str(whole.params["message"])
+    assert message.template.startswith("{what}: not now")
+    what = message.params["what"]
+    assert isinstance(what, Said) and what.template == "commit the seed of smazzata {smazzata}"
+    assert what.params["smazzata"] == state.smazzata + 1   # counted from 1 for people
+    assert str(refused.value) == (f"commit the seed of smazzata {state.smazzata + 1}: not now, "
+                                  f"the match is at phase 'deal' (smazzata {state.smazzata + 1}) "
+                                  "[phase]")
+
+
+
+def test_messages_count_seats_and_smazzate_from_1() -> None:
+    """Issue 9: a message counts seats and smazzate as people do, from 1; the data and the
+    commands keep their 0-based numbers."""
+    state, _ = _at_phase(Phase.PLAY)
+    assert state.last_at is not None and state.smazzata == 0
+    later = state.last_at + timedelta(seconds=1)
+    to_move = state.to_move()
+    assert to_move is not None
+    other = 1 - to_move
+    card = state.game.hands[other][0]
+    with pytest.raises(RuleViolation, match=r"\[turn\]") as refused:
+        decide(state, PlayCard(other, card), later)
+    assert refused.value.message == f"seat {other + 1} cannot play: seat {to_move + 1} is to move"
+    with pytest.raises(RuleViolation, match=r"\[abandon\]") as refused:
+        decide(state, RecordAbandon(2, "ritiro"), later)
+    assert refused.value.message == "seat 3 does not exist"   # seat 2 of seats 0 and 1
+    with pytest.raises(RuleViolation, match=r"\[phase\]") as refused:
+        decide(state, CommitSeed("ab" * 32), later)
+    assert refused.value.message.endswith("(smazzata 1)")
+    with pytest.raises(RuleViolation, match=r"\[ruling\]") as refused:
+        decide(state, RecordRuling("Rossi", "errore", "annul-smazzata", smazzata=0), later)
+    assert refused.value.message == "smazzata 1 is not a finished, counted smazzata"
+    with pytest.raises(RuleViolation, match=r"\[ruling\]") as refused:
+        decide(state, RecordRuling("Rossi", "errore", "annul-smazzata"), later)
+    assert refused.value.message == "an annulment names the smazzata it annuls"
 
 
 def test_the_record_never_goes_back_in_time() -> None:

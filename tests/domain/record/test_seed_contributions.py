@@ -201,7 +201,7 @@ def test_a_contribution_from_a_seat_that_does_not_exist_is_refused(players: int,
     match = _at_deal(players)
     with pytest.raises(RuleViolation, match=r"\[seed-contribution\]") as refused:
         decide(match.state, ContributeSeed(seat, b"x"), match.at + SECOND)
-    assert f"seat {seat} does not exist" in refused.value.message
+    assert f"seat {seat + 1} does not exist" in refused.value.message   # counted from 1
 
 
 @pytest.mark.parametrize("phase", [Phase.NEW, Phase.COMMIT, Phase.PLAY, Phase.REVEAL,

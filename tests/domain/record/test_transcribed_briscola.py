@@ -238,5 +238,8 @@ def test_a_known_card_written_twice_is_refused() -> None:
 
 def test_a_dealer_other_than_the_rotations_is_refused() -> None:
     _, partial = layouts(2, Seed(b"\x21" * 16))
-    with pytest.raises(RuleViolation, match=r"\[mazziere\]"):
+    with pytest.raises(RuleViolation, match=r"\[mazziere\]") as refused:
         decide(_created(2), TranscribeDeal(partial, dealer=1), START + timedelta(seconds=1))
+    # Counted from 1 for people (issue 9): smazzata 0 dealt by seat 0, written as seat 1.
+    assert refused.value.message.startswith("smazzata 1 is dealt by seat 1 (the rotation from "
+                                            "the first dealer), not seat 2")
