@@ -18,6 +18,11 @@ without verbale's code can check a match. It checks
 - `scores`: each `SmazzataEnded` has its game's breakdown and `scores` follow from it.
 
 It does not replay the plays: that needs a rules engine (`verbale verify`).
+
+Its words are English, kept as a `Message`: a template with `{name}` placeholders and its
+parameters, so that `verbale --lang it audit` can show them from verbale's catalogue
+(replay_web/cli_audit.py, docs/i18n.md) while this module imports none of it. Every template is
+wrapped in `N_` (it returns it as it is), the keyword Babel extracts it by.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,20 +45,65 @@ CIRULLA_CATEGORIES = ("scope", "settebello", "primiera", "denari", "carte", "gra
 BRISCOLA_CATEGORIES = ("punti", "prese", "carte")
 BRISCOLA_OPTIONAL = ("vinco subito",)
 
-OK, FAILED, SKIPPED = "OK", "FAILED", "SKIPPED"
-CHECKS = ("chain", "seeds", "match seed", "deals", "draws", "scores")
+
+def N_(template: str) -> str:
+    """Marks a message template for extraction (the Babel keyword `N_`); returns it unchanged."""
+    return template
+
+
+OK, FAILED, SKIPPED = N_("OK"), N_("FAILED"), N_("SKIPPED")
+CHECKS = (N_("chain"), N_("seeds"), N_("match seed"), N_("deals"), N_("draws"), N_("scores"))
 GAMES = ("cirulla", "briscola")
 SHOWN = 20
 """Problems printed per check; the JSON report lists every one."""
+NOTE = N_("note: {note}")
+
+
+Lookup = Callable[[str], str]
+"""A template in the reader's language, from its English (a catalogue's `gettext`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message of the report: its English template (`{name}` placeholders) and parameters.
+    A parameter that is a `Message` is shown, and translated, with it; any other (a line number,
+    a card code, a hash) as it is."""
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self, lookup: Lookup | None = None) -> str:
+        """The message filled in: in English, or with each template looked up by `lookup` (a
+        translation that breaks a placeholder gives the English)."""
+        params = {name: value.text(lookup) if isinstance(value, Message) else value
+                  for name, value in self.params.items()}
+        if lookup is not None:
+            try:
+                return lookup(self.template).format(**params)
+            except (KeyError, IndexError, ValueError):
+                pass
+        return self.template.format(**params)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _say(template: str, /, **params: Any) -> Message:
+    return Message(template, params)
 
 
 class UnreadableExport(ValueError):
     """Input that is not an export: names the file and, when it can, the line."""
 
-    def __init__(self, source: str, line: int | None, message: str) -> None:
-        where = source if line is None else f"{source}:{line}"
-        super().__init__(f"{where}: {message}")
-        self.source, self.line, self.message = source, line, message
+    def __init__(self, source: str, line: int | None, reason: Message) -> None:
+        self.source, self.line, self.reason = source, line, reason
+        self.message = reason.text()
+        super().__init__(self.explain())
+
+    def explain(self, lookup: Lookup | None = None) -> str:
+        """`FILE:LINE: reason` (or `FILE: reason`), the reason looked up by `lookup`."""
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.reason.text(lookup)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +125,30 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """A check's name (one of CHECKS), status (OK, FAILED, SKIPPED), summary, problems and
+    notes; `summary`, `problems` and `notes` are their English texts."""
+
     name: str
     status: str
-    summary: str
-    problems: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    summary_message: Message
+    problem_messages: tuple[Message, ...] = ()
+    note_messages: tuple[Message, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.status != FAILED
+
+    @property
+    def summary(self) -> str:
+        return self.summary_message.text()
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return tuple(problem.text() for problem in self.problem_messages)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(note.text() for note in self.note_messages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,19 +164,33 @@ class Report:
     def check(self, name: str) -> Check:
         return next(check for check in self.checks if check.name == name)
 
-    def render(self) -> list[str]:
+    def render(self, lookup: Lookup | None = None) -> list[str]:
         """One line per check (name, OK/FAILED/SKIPPED, summary), its problems and notes
-        indented below it, and a last line with the verdict."""
+        indented below it, and a last line with the verdict: in English, or with every template
+        looked up by `lookup` (the names and statuses too, their columns as wide as they need)."""
+        def word(text: str) -> str:
+            return text if lookup is None else lookup(text)
+
+        names = max(len(word(name)) for name in CHECKS) + 1
+        statuses = max(len(word(status)) for status in (OK, FAILED, SKIPPED)) + 1
         lines = []
         for check in self.checks:
-            lines.append(f"{check.name:<11} {check.status:<8} {check.summary}")
-            lines.extend(f"    {problem}" for problem in check.problems[:SHOWN])
-            if len(check.problems) > SHOWN:
-                lines.append(f"    ... and {len(check.problems) - SHOWN} more (--json lists all)")
-            lines.extend(f"    note: {note}" for note in check.notes)
-        failed = [c.name for c in self.checks if not c.ok]
-        verdict = "OK" if not failed else f"FAILED ({', '.join(failed)})"
-        lines.append(f"{self.source}: {self.events} events, {verdict}")
+            lines.append(f"{word(check.name):<{names}} {word(check.status):<{statuses}} "
+                         f"{check.summary_message.text(lookup)}")
+            lines.extend(f"    {problem.text(lookup)}"
+                         for problem in check.problem_messages[:SHOWN])
+            if len(check.problem_messages) > SHOWN:
+                more = _say(N_("... and {count} more (--json lists all)"),
+                            count=len(check.problem_messages) - SHOWN)
+                lines.append(f"    {more.text(lookup)}")
+            for note in check.note_messages:
+                lines.append(f"    {_say(NOTE, note=note).text(lookup)}")
+        failed = [word(c.name) for c in self.checks if not c.ok]
+        verdict = (_say(N_("{source}: {events} events, OK"), source=self.source,
+                        events=self.events) if not failed else
+                   _say(N_("{source}: {events} events, FAILED ({checks})"), source=self.source,
+                        events=self.events, checks=", ".join(failed)))
+        lines.append(verdict.text(lookup))
         return lines
 
     def as_json(self) -> dict[str, Any]:
@@ -129,26 +208,29 @@ def read_export(texts: Iterable[str], source: str = "export") -> list[Line]:
     lines = []
     for number, text in enumerate(texts, start=1):
         if not text.strip():
-            raise UnreadableExport(source, number, "empty line (an export has one JSON object "
-                                   "per line)")
+            raise UnreadableExport(source, number, _say(N_(
+                "empty line (an export has one JSON object per line)")))
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise UnreadableExport(source, number, f"not JSON: {error.msg} at column "
-                                   f"{error.colno}") from None
+            raise UnreadableExport(source, number, _say(N_(
+                "not JSON: {error} at column {column}"), error=error.msg,
+                column=error.colno)) from None
         if not isinstance(record, dict):
-            raise UnreadableExport(source, number, f"not a record: a JSON "
-                                   f"{type(record).__name__}, not an object")
+            raise UnreadableExport(source, number, _say(N_(
+                "not a record: a JSON {kind}, not an object"), kind=type(record).__name__))
         missing = [key for key in RECORD_KEYS if key not in record]
         if missing:
-            raise UnreadableExport(source, number, f"not a record: no {', '.join(missing)}")
+            raise UnreadableExport(source, number, _say(N_("not a record: no {keys}"),
+                                                        keys=", ".join(missing)))
         if not isinstance(record["version"], int) or not isinstance(record["type"], str) \
                 or not isinstance(record["data"], dict):
-            raise UnreadableExport(source, number, "not a record: `version` must be an integer, "
-                                   "`type` a string and `data` an object")
+            raise UnreadableExport(source, number, _say(N_(
+                "not a record: `version` must be an integer, `type` a string and `data` an "
+                "object")))
         lines.append(Line(number, record))
     if not lines:
-        raise UnreadableExport(source, None, "no events: the file is empty")
+        raise UnreadableExport(source, None, _say(N_("no events: the file is empty")))
     return lines
 
 
@@ -157,13 +239,14 @@ def read_file(path: Path, source: str | None = None) -> list[Line]:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise UnreadableExport(name, None, f"cannot read it: {error.strerror or error}") from None
+        raise UnreadableExport(name, None, _say(N_("cannot read it: {reason}"),
+                                                reason=error.strerror or error)) from None
     texts = []
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
         try:
             texts.append(chunk.decode("utf-8"))
         except UnicodeDecodeError:
-            raise UnreadableExport(name, number, "not UTF-8") from None
+            raise UnreadableExport(name, number, _say(N_("not UTF-8"))) from None
     if texts and texts[-1] == "":
         texts.pop()   # the newline that ends the last line
     return read_export(texts, name)
@@ -262,10 +345,6 @@ def redeal_reason(ruleset: dict[str, Any], table: Sequence[str]) -> str | None:
     return None
 
 
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
-
-
 def canonical(value: object) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False).encode("utf-8")
@@ -294,30 +373,38 @@ _MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroD
 
 @dataclass
 class _Findings:
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
-    def check(self, name: str, summary: str, skipped: bool = False) -> Check:
+    def problem(self, template: str, /, **params: Any) -> None:
+        self.problems.append(Message(template, params))
+
+    def note(self, template: str, /, **params: Any) -> None:
+        self.notes.append(Message(template, params))
+
+    def check(self, name: str, summary: Message, skipped: bool = False) -> Check:
         status = FAILED if self.problems else (SKIPPED if skipped else OK)
         return Check(name, status, summary, tuple(self.problems), tuple(self.notes))
 
     def malformed(self, line: Line, error: Exception) -> None:
-        self.problems.append(f"line {line.number}: {line.type} data not as docs/events.md says: "
-                             f"{type(error).__name__} {error}")
+        self.problem(N_("line {line}: {type} data not as docs/events.md says: {error_type} "
+                        "{error}"), line=line.number, type=line.type,
+                     error_type=type(error).__name__, error=error)
 
 
 def audit(lines: Sequence[Line], source: str = "export") -> Report:
     chain = check_chain(lines)
     first = lines[0]
     if first.type != "MatchCreated":
-        why = f"line 1 is {first.type}, not MatchCreated: not a match"
+        why = _say(N_("line 1 is {type}, not MatchCreated: not a match"), type=first.type)
         rest = [Check(name, SKIPPED, why) for name in CHECKS[1:]]
         return Report(source, len(lines), (chain, *rest))
     match = _Match(lines)
     if match.game not in GAMES or match.players not in (2, 4):
-        why = (f"line 1: a {match.players}-player {match.game} match: docs/events.md describes "
-               f"{' and '.join(GAMES)} at 2 or 4 players")
-        rest = [Check(name, FAILED, "not a game these documents describe", (why,))
+        why = _say(N_("line 1: a {players}-player {game} match: docs/events.md describes "
+                      "cirulla and briscola at 2 or 4 players"), players=match.players,
+                   game=match.game)
+        rest = [Check(name, FAILED, _say(N_("not a game these documents describe")), (why,))
                 for name in ("deals", "draws", "scores")]
         return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), *rest))
     return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), match.deals(),
@@ -332,18 +419,23 @@ def check_chain(lines: Sequence[Line]) -> Check:
         record = dict(line.record)
         claimed = record.pop("hash")
         if record["version"] != line.number:
-            found.problems.append(f"line {line.number}: version {record['version']}, expected "
-                                  f"{line.number} (versions 1, 2, ... without gaps)")
+            found.problem(N_("line {line}: version {version}, expected {line} (versions 1, 2, "
+                             "... without gaps)"), line=line.number, version=record["version"])
         if record["stream"] != stream:
-            found.problems.append(f"line {line.number}: stream {record['stream']}, not {stream}")
+            found.problem(N_("line {line}: stream {stream}, not {expected}"), line=line.number,
+                          stream=record["stream"], expected=stream)
         if record["previous_hash"] != previous:
-            found.problems.append(f"line {line.number}: previous_hash is not the hash of line "
-                                  f"{line.number - 1}" if line.number > 1 else
-                                  "line 1: previous_hash is not 64 zeros")
+            if line.number > 1:
+                found.problem(N_("line {line}: previous_hash is not the hash of line "
+                                 "{previous}"), line=line.number, previous=line.number - 1)
+            else:
+                found.problem(N_("line 1: previous_hash is not 64 zeros"))
         if hashlib.sha256(canonical(record)).hexdigest() != claimed:
-            found.problems.append(f"line {line.number}: hash does not match the line's content")
+            found.problem(N_("line {line}: hash does not match the line's content"),
+                          line=line.number)
         previous = claimed
-    return found.check("chain", f"{len(lines)} events of stream {stream}, head {previous}")
+    return found.check("chain", _say(N_("{events} events of stream {stream}, head {head}"),
+                                     events=len(lines), stream=stream, head=previous))
 
 
 class _Match:
@@ -374,20 +466,21 @@ class _Match:
                 number = int(data["smazzata"])
                 if line.type == "SeedCommitted":
                     if number in self.commitments:
-                        found.problems.append(f"line {line.number}: smazzata {number} committed "
-                                              "a second time")
+                        found.problem(N_("line {line}: smazzata {smazzata} committed a second "
+                                         "time"), line=line.number, smazzata=number)
                     self.commitments.setdefault(number, (line, str(data["commitment"]).lower()))
                 elif line.type == "SeedRevealed":
                     if number in self.revealed:
-                        found.problems.append(f"line {line.number}: smazzata {number} revealed "
-                                              "a second time")
+                        found.problem(N_("line {line}: smazzata {smazzata} revealed a second "
+                                         "time"), line=line.number, smazzata=number)
                     self.revealed.setdefault(number, (line, _seed_bytes(data["seed"])))
                 else:
                     seat = int(data["seat"])
                     given = self.contributions.setdefault(number, {})
                     if seat in given or not 0 <= seat < self.players:
-                        found.problems.append(f"line {line.number}: contribution of seat {seat} "
-                                              f"to smazzata {number}: no such seat, or its second")
+                        found.problem(N_("line {line}: contribution of seat {seat} to "
+                                         "smazzata {smazzata}: no such seat, or its second"),
+                                      line=line.number, seat=seat, smazzata=number)
                     given.setdefault(seat, bytes.fromhex(str(data["contribution"])))
             except _MALFORMED as error:
                 found.malformed(line, error)
@@ -407,41 +500,50 @@ class _Match:
                 first_deal.setdefault(number, line)
                 promise = line.data["seed_commitment"]
                 if promise is not None and promise != self.commitments.get(number, (0, None))[1]:
-                    found.problems.append(f"line {line.number}: the deal's seed_commitment is not "
-                                          f"the SeedCommitted of smazzata {number}")
+                    found.problem(N_("line {line}: the deal's seed_commitment is not the "
+                                     "SeedCommitted of smazzata {smazzata}"), line=line.number,
+                                  smazzata=number)
             except _MALFORMED as error:
                 found.malformed(line, error)
         for number, (line, _) in sorted(self.commitments.items()):
             dealt = first_deal.get(number)
             if dealt is not None and dealt.number < line.number:
-                found.problems.append(f"line {line.number}: smazzata {number} committed after "
-                                      f"its deal (line {dealt.number})")
+                found.problem(N_("line {line}: smazzata {smazzata} committed after its deal "
+                                 "(line {deal})"), line=line.number, smazzata=number,
+                              deal=dealt.number)
         for line in self.of_type("SeedContributed"):
             key = line.data.get("smazzata")
             committed = self.commitments.get(key) if isinstance(key, int) else None
             dealt = first_deal.get(key) if isinstance(key, int) else None
             if committed is None or committed[0].number > line.number or (
                     dealt is not None and dealt.number < line.number):
-                found.problems.append(f"line {line.number}: a contribution to smazzata {key} "
-                                      "must come after its SeedCommitted and before its deal")
+                found.problem(N_("line {line}: a contribution to smazzata {smazzata} must "
+                                 "come after its SeedCommitted and before its deal"),
+                              line=line.number, smazzata=key)
         for number, (line, seed) in sorted(self.revealed.items()):
             committed = self.commitments.get(number)
             if committed is None or committed[0].number > line.number:
-                found.problems.append(f"line {line.number}: smazzata {number} revealed without "
-                                      "an earlier SeedCommitted")
+                found.problem(N_("line {line}: smazzata {smazzata} revealed without an "
+                                 "earlier SeedCommitted"), line=line.number, smazzata=number)
             elif not hmac.compare_digest(commit(seed), committed[1]):
-                found.problems.append(f"line {line.number}: the seed of smazzata {number} does "
-                                      f"not match its commitment (line {committed[0].number})")
+                found.problem(N_("line {line}: the seed of smazzata {smazzata} does not match "
+                                 "its commitment (line {commitment})"), line=line.number,
+                              smazzata=number, commitment=committed[0].number)
             if not self._ended_before(number, line) and not self._ends_the_match(line):
-                found.problems.append(f"line {line.number}: smazzata {number} revealed before "
-                                      "its end")
+                found.problem(N_("line {line}: smazzata {smazzata} revealed before its end"),
+                              line=line.number, smazzata=number)
         for number in sorted(set(self.commitments) - set(self.revealed)):
-            found.notes.append(f"smazzata {number}: seed committed, not revealed yet")
+            found.note(N_("smazzata {smazzata}: seed committed, not revealed yet"),
+                       smazzata=number)
         if not self.commitments and not self.revealed:
-            return found.check("seeds", "no seed committed (a transcribed match?)", skipped=True)
-        return found.check("seeds", f"{len(self.revealed)} of "
-                           f"{_count(len(self.commitments), 'committed seed', 'committed seeds')} "
-                           "revealed, each matching its commitment")
+            return found.check("seeds", _say(N_("no seed committed (a transcribed match?)")),
+                               skipped=True)
+        summary = (N_("{revealed} of {committed} committed seed revealed, each matching its "
+                      "commitment") if len(self.commitments) == 1 else
+                   N_("{revealed} of {committed} committed seeds revealed, each matching its "
+                      "commitment"))
+        return found.check("seeds", _say(summary, revealed=len(self.revealed),
+                                         committed=len(self.commitments)))
 
     def _ended_before(self, number: int, reveal: Line) -> bool:
         return any(line.number < reveal.number and line.data.get("number") == number
@@ -462,41 +564,46 @@ class _Match:
         reveals = list(self.of_type("MatchSeedRevealed"))
         if not reveals:
             if promise is None:
-                return found.check("match seed", "no match seed committed", skipped=True)
-            found.notes.append("MatchCreated commits to a match seed; no MatchSeedRevealed yet")
-            return found.check("match seed", "match seed committed, not revealed", skipped=True)
+                return found.check("match seed", _say(N_("no match seed committed")),
+                                   skipped=True)
+            found.note(N_("MatchCreated commits to a match seed; no MatchSeedRevealed yet"))
+            return found.check("match seed", _say(N_("match seed committed, not revealed")),
+                               skipped=True)
         line = reveals[0]
         for extra in reveals[1:]:
-            found.problems.append(f"line {extra.number}: a second MatchSeedRevealed")
+            found.problem(N_("line {line}: a second MatchSeedRevealed"), line=extra.number)
         try:
             seed = _seed_bytes(line.data["seed"])
         except _MALFORMED as error:
             found.malformed(line, error)
-            return found.check("match seed", "the revealed match seed is unreadable")
+            return found.check("match seed", _say(N_("the revealed match seed is unreadable")))
         if promise is None:
-            found.problems.append(f"line {line.number}: a match seed is revealed but MatchCreated "
-                                  "commits to none")
+            found.problem(N_("line {line}: a match seed is revealed but MatchCreated commits to "
+                             "none"), line=line.number)
         elif not hmac.compare_digest(commit(seed), str(promise).lower()):
-            found.problems.append(f"line {line.number}: the match seed does not match "
-                                  "MatchCreated.match_seed_commitment")
+            found.problem(N_("line {line}: the match seed does not match "
+                             "MatchCreated.match_seed_commitment"), line=line.number)
         if not any(ended.number < line.number for ended in self.of_type("MatchEnded")):
-            found.problems.append(f"line {line.number}: the match seed is revealed before the "
-                                  "match ended")
+            found.problem(N_("line {line}: the match seed is revealed before the match ended"),
+                          line=line.number)
         if self.players in (2, 4) and self.created.get("first_dealer") != first_dealer(
                 seed, self.players):
-            found.problems.append(f"line 1: first_dealer {self.created.get('first_dealer')} is "
-                                  f"not the one drawn from the match seed, "
-                                  f"{first_dealer(seed, self.players)}")
+            found.problem(N_("line 1: first_dealer {recorded} is not the one drawn from the "
+                             "match seed, {drawn}"), recorded=self.created.get("first_dealer"),
+                          drawn=first_dealer(seed, self.players))
         for number, (committed, value) in sorted(self.commitments.items()):
             if commit(smazzata_seed(seed, number)) != value:
-                found.problems.append(f"line {committed.number}: the commitment of smazzata "
-                                      f"{number} is not that of its seed from the match seed")
+                found.problem(N_("line {line}: the commitment of smazzata {smazzata} is not that "
+                                 "of its seed from the match seed"), line=committed.number,
+                              smazzata=number)
         for number, (revealed, known) in sorted(self.revealed.items()):
             if smazzata_seed(seed, number) != known:
-                found.problems.append(f"line {revealed.number}: the seed of smazzata {number} is "
-                                      "not the one derived from the match seed")
-        return found.check("match seed", f"matches its commitment; the first dealer and "
-                           f"{len(self.commitments)} smazzata seeds derive from it")
+                found.problem(N_("line {line}: the seed of smazzata {smazzata} is not the one "
+                                 "derived from the match seed"), line=revealed.number,
+                              smazzata=number)
+        return found.check("match seed", _say(N_("matches its commitment; the first dealer and "
+                                                 "{count} smazzata seeds derive from it"),
+                                              count=len(self.commitments)))
 
     # -- deals ----------------------------------------------------------------------------------
 
@@ -512,63 +619,78 @@ class _Match:
             try:
                 number, attempt, dealer = int(data["number"]), int(data["attempt"]), \
                     int(data["dealer"])
-                where = f"line {line.number}: smazzata {number} attempt {attempt}"
+                where = _say(N_("line {line}: smazzata {smazzata} attempt {attempt}"),
+                             line=line.number, smazzata=number, attempt=attempt)
                 before = last.get(number)
                 if attempt != (0 if before is None else before[0] + 1):
-                    found.problems.append(f"{where}: attempts run 0, 1, 2, ... per smazzata")
+                    found.problem(N_("{where}: attempts run 0, 1, 2, ... per smazzata"),
+                                  where=where)
                 if before is not None and (number, before[0]) not in annulled:
-                    found.problems.append(f"{where}: attempt {before[0]} was not annulled")
+                    found.problem(N_("{where}: attempt {previous} was not annulled"),
+                                  where=where, previous=before[0])
                 last[number] = (attempt, line)
                 if self.players in (2, 4) and isinstance(self.created.get("first_dealer"), int):
                     wanted = (self.created["first_dealer"] + step * number) % self.players
                     if dealer != wanted:
-                        found.problems.append(f"{where}: dealer {dealer}, expected seat {wanted} "
-                                              "(the dealer passes on in the direction of play)")
+                        found.problem(N_("{where}: dealer {dealer}, expected seat {seat} (the "
+                                         "dealer passes on in the direction of play)"),
+                                      where=where, dealer=dealer, seat=wanted)
                 self._check_redeal(found, where, data, (number, attempt) in annulled)
                 if data["seed_commitment"] is None:
                     unverifiable += 1
-                    found.notes.append(f"{where}: transcribed deal, shuffle unverifiable")
+                    found.note(N_("{where}: transcribed deal, shuffle unverifiable"),
+                               where=where)
                     continue
                 if number not in self.revealed:
-                    found.notes.append(f"{where}: seed not revealed yet, deal not checked")
+                    found.note(N_("{where}: seed not revealed yet, deal not checked"),
+                               where=where)
                     continue
                 deck = shuffle(self._effective(number), attempt)
                 wanted_deal = deal(self.game, self.players, dealer, self.ruleset, deck)
                 wrong = [key for key, value in wanted_deal.items() if data[key] != value]
                 if wrong:
-                    found.problems.append(f"{where}: {', '.join(wrong)} do not follow from the "
-                                          "revealed seed")
+                    found.problem(N_("{where}: {keys} do not follow from the revealed seed"),
+                                  where=where, keys=", ".join(wrong))
                 verified += 1
             except _MALFORMED as error:
                 found.malformed(line, error)
         for (which, tried), line in annulled.items():
             if not any(d.data.get("number") == which and d.data.get("attempt") == tried
                        and d.number < line.number for d in self.of_type("SmazzataDealt")):
-                found.problems.append(f"line {line.number}: annuls smazzata {which} attempt "
-                                      f"{tried}, which was not dealt before it")
+                found.problem(N_("line {line}: annuls smazzata {smazzata} attempt {attempt}, "
+                                 "which was not dealt before it"), line=line.number,
+                              smazzata=which, attempt=tried)
         if not last and not found.problems:
-            return found.check("deals", "no SmazzataDealt in the export", skipped=True)
-        summary = f"{_count(verified, 'dealt attempt', 'dealt attempts')} re-derived from the seeds"
+            return found.check("deals", _say(N_("no SmazzataDealt in the export")),
+                               skipped=True)
         if unverifiable:
-            summary += f", {unverifiable} transcribed (shuffle unverifiable)"
-        return found.check("deals", summary)
+            summary = (N_("{count} dealt attempt re-derived from the seeds, {transcribed} "
+                          "transcribed (shuffle unverifiable)") if verified == 1 else
+                       N_("{count} dealt attempts re-derived from the seeds, {transcribed} "
+                          "transcribed (shuffle unverifiable)"))
+        else:
+            summary = (N_("{count} dealt attempt re-derived from the seeds") if verified == 1
+                       else N_("{count} dealt attempts re-derived from the seeds"))
+        return found.check("deals", _say(summary, count=verified, transcribed=unverifiable))
 
-    def _check_redeal(self, found: _Findings, where: str, data: dict[str, Any],
+    def _check_redeal(self, found: _Findings, where: Message, data: dict[str, Any],
                       was_annulled: bool) -> None:
         if self.game != "cirulla":
             if was_annulled:
-                found.problems.append(f"{where}: Briscola has no redeal")
+                found.problem(N_("{where}: Briscola has no redeal"), where=where)
             return
         table = data["table"]
         if UNKNOWN in table:
             return
         reason = redeal_reason(self.ruleset, table)
         if was_annulled and reason is None:
-            found.problems.append(f"{where}: annulled, but redeal={self.ruleset.get('redeal')} "
-                                  f"does not annul the table {' '.join(table)}")
+            found.problem(N_("{where}: annulled, but redeal={redeal} does not annul the table "
+                             "{table}"), where=where, redeal=self.ruleset.get("redeal"),
+                          table=" ".join(table))
         elif reason is not None and not was_annulled:
-            found.problems.append(f"{where}: {reason}, the deal should have been annulled "
-                                  f"(redeal={self.ruleset.get('redeal')})")
+            found.problem(N_("{where}: {reason}, the deal should have been annulled "
+                             "(redeal={redeal})"), where=where, reason=reason,
+                          redeal=self.ruleset.get("redeal"))
 
     # -- draws from the stock ------------------------------------------------------------------
 
@@ -596,28 +718,31 @@ class _Match:
                         wanted[seats[position % n]].append(card)
                     pile = pile[3 * n:]
                     if not _same(wanted, data["hands"]):
-                        found.problems.append(f"line {line.number}: HandDealt is not the next "
-                                              f"{3 * n} stock cards dealt from the dealer's side")
+                        found.problem(N_("line {line}: HandDealt is not the next {count} "
+                                         "stock cards dealt from the dealer's side"),
+                                      line=line.number, count=3 * n)
                     count += 1
                 elif line.type == "CardsDrawn":
                     if winner is None:
-                        found.problems.append(f"line {line.number}: CardsDrawn before any "
-                                              "TrickTaken of the smazzata")
+                        found.problem(N_("line {line}: CardsDrawn before any TrickTaken of "
+                                         "the smazzata"), line=line.number)
                         continue
                     order = seats_from(winner, self.players, 1)
                     wanted_draws = [[seat, card] for seat, card in zip(order, pile, strict=False)]
                     pile = pile[self.players:]
                     if not _same(wanted_draws, data["draws"]):
-                        found.problems.append(f"line {line.number}: CardsDrawn is not the next "
-                                              "stock cards, the trick winner first")
+                        found.problem(N_("line {line}: CardsDrawn is not the next stock "
+                                         "cards, the trick winner first"), line=line.number)
                     count += 1
             except _MALFORMED as error:
                 found.malformed(line, error)
         what = "HandDealt" if self.game == "cirulla" else "CardsDrawn"
         if count == 0 and not found.problems:
-            return found.check("draws", f"no {what} in the export", skipped=True)
-        return found.check("draws", f"{count} {what} {'takes' if count == 1 else 'take'} the "
-                           "stock in order")
+            return found.check("draws", _say(N_("no {event} in the export"), event=what),
+                               skipped=True)
+        summary = (N_("{count} {event} takes the stock in order") if count == 1 else
+                   N_("{count} {event} take the stock in order"))
+        return found.check("draws", _say(summary, count=count, event=what))
 
     # -- scores ---------------------------------------------------------------------------------
 
@@ -632,24 +757,28 @@ class _Match:
                 if self.game == "cirulla":
                     wanted = [sum(r[1] for r in rows), sum(r[2] for r in rows)]
                     if names != CIRULLA_CATEGORIES:
-                        found.problems.append(f"line {line.number}: categories {names}, expected "
-                                              f"{CIRULLA_CATEGORIES}")
+                        found.problem(N_("line {line}: categories {names}, expected "
+                                         "{expected}"), line=line.number, names=names,
+                                      expected=CIRULLA_CATEGORIES)
                 else:
                     wanted = [rows[0][1], rows[0][2]] if rows else []
                     if names[:3] != BRISCOLA_CATEGORIES or not set(names[3:]) <= set(
                             BRISCOLA_OPTIONAL):
-                        found.problems.append(f"line {line.number}: categories {names}, expected "
-                                              f"{BRISCOLA_CATEGORIES} then perhaps "
-                                              f"{BRISCOLA_OPTIONAL}")
+                        found.problem(N_("line {line}: categories {names}, expected "
+                                         "{expected} then perhaps {optional}"),
+                                      line=line.number, names=names,
+                                      expected=BRISCOLA_CATEGORIES, optional=BRISCOLA_OPTIONAL)
                 if scores != wanted:
-                    found.problems.append(f"line {line.number}: scores {scores}, but the "
-                                          f"breakdown gives {wanted}")
+                    found.problem(N_("line {line}: scores {scores}, but the breakdown gives "
+                                     "{expected}"), line=line.number, scores=scores,
+                                  expected=wanted)
                 count += 1
             except _MALFORMED as error:
                 found.malformed(line, error)
         if count == 0 and not found.problems:
-            return found.check("scores", "no SmazzataEnded in the export", skipped=True)
-        rule = ("the sums of the breakdown" if self.game == "cirulla"
-                else "the card points (the `punti` row)")
-        return found.check("scores", f"{_count(count, 'SmazzataEnded', 'SmazzataEnded')}: "
-                           f"scores are {rule}")
+            return found.check("scores", _say(N_("no SmazzataEnded in the export")),
+                               skipped=True)
+        summary = (N_("{count} SmazzataEnded: scores are the sums of the breakdown")
+                   if self.game == "cirulla" else
+                   N_("{count} SmazzataEnded: scores are the card points (the `punti` row)"))
+        return found.check("scores", _say(summary, count=count))

@@ -1,4 +1,10 @@
-"""`verbale audit FILE.jsonl`: the outside auditor (projections/outside_audit.py) on an export."""
+"""`verbale audit FILE.jsonl`: the outside auditor (projections/outside_audit.py) on an export.
+
+The auditor imports nothing of verbale, so its report keeps each message as an English template
+and its parameters (`outside_audit.Message`); the report is shown here through the catalogue
+(`_`), the templates marked `N_` in outside_audit.py. `--json` stays in English: it is for
+programs.
+"""
 
 from __future__ import annotations
 
@@ -24,13 +30,13 @@ def audit_command(file: Path, as_json: bool) -> None:
     try:
         lines = read_file(file)
     except UnreadableExport as error:
-        click.echo(_("verbale audit: {message}").format(message=error), err=True)
+        click.echo(_("verbale audit: {message}").format(message=error.explain(_)), err=True)
         sys.exit(2)
     report = audit(lines, str(file))
     if as_json:
         click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:
-        for line in report.render():
+        for line in report.render(_):
             click.echo(line)
     if not report.ok:
         sys.exit(1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -58,9 +59,9 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Expo
     yield made
 
 
-def run(*args: str) -> Result:
+def run(*args: str, lang: str = "en") -> Result:
     _register()
-    return CliRunner().invoke(cli, ["audit", *args])
+    return CliRunner().invoke(cli, ["--lang", lang, "audit", *args])
 
 
 def write(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -325,6 +326,105 @@ def test_a_missing_file_gives_exit_2(tmp_path: Path) -> None:
     result = run(str(tmp_path / "nowhere.jsonl"))
     assert result.exit_code == 2
     assert f"{tmp_path / 'nowhere.jsonl'}: cannot read it" in result.stderr
+
+
+# ---- one language at a time: the report's messages through the catalogue ---------------------
+
+def tampered(export: Export, folder: Path) -> tuple[Path, int]:
+    """The export with two cards of the first HandDealt swapped: chain and draws fail."""
+    records = copy(export)
+    at = next(i for i, r in enumerate(records) if r["type"] == "HandDealt")
+    hands = records[at]["data"]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    return write(folder / "tampered.jsonl", records), at + 1
+
+
+def test_the_english_report_is_the_auditor_s_own(exports: dict[str, Export],
+                                                 tmp_path: Path) -> None:
+    """`--lang en` prints what the standalone auditor renders, word for word and column for
+    column."""
+    path, line = tampered(exports["cirulla"], tmp_path)
+    result = run(str(path))
+    report = outside.audit(outside.read_file(path), str(path))
+    assert result.stdout.splitlines() == report.render()
+    assert result.stdout.splitlines()[0].startswith("chain       FAILED   49 events of stream ")
+    assert f"    line {line}: hash does not match the line's content" in result.stdout
+    assert result.stdout.splitlines()[-1] == f"{path}: 49 events, FAILED (chain, draws)"
+    assert report.check("draws").problems == (
+        f"line {line}: HandDealt is not the next 6 stock cards dealt from the dealer's side",)
+    assert run(str(exports["briscola"].path)).stdout.splitlines() == outside.audit(
+        outside.read_file(exports["briscola"].path), str(exports["briscola"].path)).render()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"[1, 2]\n")
+    assert run(str(bad)).stderr == (f"verbale audit: {bad}:1: not a record: a JSON list, not an "
+                                    "object\n")
+
+
+def test_each_message_keeps_its_template_and_params(exports: dict[str, Export],
+                                                    tmp_path: Path) -> None:
+    path, line = tampered(exports["cirulla"], tmp_path)
+    check = outside.audit(outside.read_file(path), str(path)).check("chain")
+    assert check.problem_messages[0] == outside.Message(
+        "line {line}: hash does not match the line's content", {"line": line})
+    assert check.summary_message.template == "{events} events of stream {stream}, head {head}"
+    where = outside.Message("line {line}: smazzata {smazzata} attempt {attempt}",
+                            {"line": 3, "smazzata": 0, "attempt": 1})
+    nested = outside.Message("{where}: attempt {previous} was not annulled",
+                             {"where": where, "previous": 0})
+    assert nested.text() == "line 3: smazzata 0 attempt 1: attempt 0 was not annulled"
+    french = {"line {line}: smazzata {smazzata} attempt {attempt}":
+              "ligne {line} : donne {smazzata} essai {attempt}",
+              "{where}: attempt {previous} was not annulled":
+              "{where} : l'essai {previous} n'a pas été annulé"}
+    assert nested.text(lambda t: french.get(t, t)) == (
+        "ligne 3 : donne 0 essai 1 : l'essai 0 n'a pas été annulé")
+    broken = {"{where}: attempt {previous} was not annulled": "{where}: {attempt}"}
+    assert nested.text(lambda t: broken.get(t, t)) == nested.text()  # a broken translation
+
+
+def test_the_command_renders_the_report_through_the_catalogue(
+        exports: dict[str, Export], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every template, the check names and statuses too, is looked up by `_`; the columns widen
+    to the longest name and status."""
+    import replay_web.cli_audit as cli_audit
+
+    def shout(template: str) -> str:   # upper case, the placeholders kept
+        return re.sub(r"[^{}]+(?=\{|$)", lambda m: m.group().upper(), template)
+
+    shouted = {"match seed": "MATCH SEED, LONGER", "FAILED": "FAILED!!!!!"}
+    monkeypatch.setattr(cli_audit, "_", lambda t: shouted.get(t, shout(t)))
+    path, line = tampered(exports["cirulla"], tmp_path)
+    lines = run(str(path)).stdout.splitlines()
+    assert lines[0].startswith(f"CHAIN{' ' * 15}FAILED!!!!!  49 EVENTS OF STREAM ")
+    assert f"    LINE {line}: HASH DOES NOT MATCH THE LINE'S CONTENT" in lines
+    assert lines[-1] == f"{path}: 49 EVENTS, FAILED (CHAIN, DRAWS)"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\n")
+    assert f"{bad}:1: NOT UTF-8" in run(str(bad)).stderr
+
+
+def test_the_italian_report_comes_from_the_catalogue(exports: dict[str, Export],
+                                                     tmp_path: Path) -> None:
+    path, line = tampered(exports["cirulla"], tmp_path)
+    result = run(str(path), lang="it")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("catena              CON ERRORI  49 eventi del flusso ")
+    assert f"    riga {line}: l'hash non corrisponde al contenuto della riga" in lines
+    assert any(x.startswith("seed della partita  OK") for x in lines)
+    assert lines[-1] == f"{path}: 49 eventi, CON ERRORI (catena, pescate)"
+    assert not any(" line " in x or x.startswith("    line") for x in lines)
+    transcribed = [r for r in copy(exports["cirulla"])
+                   if r["type"] not in ("SeedCommitted", "SeedRevealed")]
+    deal = next(r for r in transcribed if r["type"] == "SmazzataDealt")
+    deal["data"]["seed_commitment"] = None
+    out = run(str(write(tmp_path / "t.jsonl", rechain(transcribed))), lang="it").stdout
+    assert (f"    nota: riga {transcribed.index(deal) + 1}: smazzata 0 tentativo 0: distribuzione "
+            "trascritta, mescolata non verificabile") in out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"[1, 2]\n")
+    assert f"{bad}:1: non è un record: un list JSON, non un oggetto" in run(
+        str(bad), lang="it").stderr
 
 
 # ---- the auditor knows only the documents -----------------------------------------------------
