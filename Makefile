@@ -5,8 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
-# setuptools warns about every editable install into a directory holding the packages: expected.
-PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet \
+# setuptools warns about every editable install into a directory holding the packages (expected),
+# and pip about index locations a machine's own pip.conf may name: errors only (-qq).
+PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -qq \
 	--disable-pip-version-check
 DEMO_DB := var/verbale.db
 
