@@ -122,14 +122,21 @@ def render_in_progress(verdicts: list[Verdict]) -> list[str]:
 
 
 def render_summary(t: Tally) -> str:
-    counts = {"streams": t.streams, "tournaments": t.tournaments, "matches": t.matches,
-              "events": t.events, "finished": t.finished, "in_progress": t.in_progress,
-              "failed": t.failed}
-    if t.irregularities or t.unverifiable:
-        return _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
-                 "events: {finished} finished ok, {in_progress} in progress, {failed} failed; "
-                 "{irregularities} irregularities for the arbiter, {unverifiable} unverifiable "
-                 "checks").format(**counts, irregularities=t.irregularities,
-                                  unverifiable=t.unverifiable)
-    return _("{streams} streams ({tournaments} tournaments, {matches} matches), {events} events: "
-             "{finished} finished ok, {in_progress} in progress, {failed} failed").format(**counts)
+    counts = {
+        "streams": ngettext("{n} stream", "{n} streams", t.streams).format(n=t.streams),
+        "tournaments": ngettext("{n} tournament", "{n} tournaments",
+                                t.tournaments).format(n=t.tournaments),
+        "matches": ngettext("{n} match", "{n} matches", t.matches).format(n=t.matches),
+        "events": ngettext("{n} event", "{n} events", t.events).format(n=t.events),
+        "finished": t.finished, "in_progress": t.in_progress, "failed": t.failed}
+    summary = _("{streams} ({tournaments}, {matches}), {events}: {finished} finished ok, "
+                "{in_progress} in progress, {failed} failed").format(**counts)
+    if not (t.irregularities or t.unverifiable):
+        return summary
+    irregularities = ngettext("{n} irregularity for the arbiter",
+                              "{n} irregularities for the arbiter",
+                              t.irregularities).format(n=t.irregularities)
+    unverifiable = ngettext("{n} unverifiable check", "{n} unverifiable checks",
+                            t.unverifiable).format(n=t.unverifiable)
+    return _("{summary}; {irregularities}, {unverifiable}").format(
+        summary=summary, irregularities=irregularities, unverifiable=unverifiable)

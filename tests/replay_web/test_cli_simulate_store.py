@@ -57,7 +57,7 @@ def test_simulate_store_records_once_and_the_match_verifies_exports_and_audits(
     assert code == 0, verified
     (line, summary, head) = verified.splitlines()
     assert line.startswith(match) and line.endswith("OK")
-    assert summary.startswith("1 streams") and "1 finished ok, 0 in progress, 0 failed" in summary
+    assert summary.startswith("1 stream (") and "1 finished ok, 0 in progress, 0 failed" in summary
     assert re.fullmatch(rf"head of {match}: event \d+, hash [0-9a-f]{{64}}", head), head
 
     code, exported = run("export", "--match", match, "--database", database)

@@ -72,4 +72,4 @@ def test_a_verify_finding_in_italian(store_with_a_wrong_head: str) -> None:
     assert any(re.fullmatch(r"    (partita|torneo) \S+ evento \d+ \[head\] l'hash di testa "
                             r"archiviato non è l'hash dell'ultimo evento", line)
                for line in result.stdout.splitlines()), result.stdout
-    assert result.stdout.splitlines()[-1].endswith(", 1 con errori")
+    assert result.stdout.splitlines()[-1].endswith(", con errori 1")

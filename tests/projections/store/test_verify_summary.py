@@ -119,7 +119,7 @@ def test_verify_match_reads_that_match_only_and_ends_with_its_head(
     assert read == [ids[1], _tournament(backend)]   # the match, and its tournament's schedule
     lines = out.splitlines()
     assert lines[0].startswith(str(ids[1])) and lines[0].endswith("OK")
-    assert lines[1] == "1 streams (0 tournaments, 1 matches), " \
+    assert lines[1] == "1 stream (0 tournaments, 1 match), " \
         f"{lines[0].split()[3]} events: 1 finished ok, 0 in progress, 0 failed"
     tamperer = Tamperer.open(backend)
     try:
