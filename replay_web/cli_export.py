@@ -7,26 +7,50 @@ from typing import TextIO, cast
 
 import click
 
-from projections.store.export import ExportError
-from replay_web.cli import CommandFailed, cli
+from projections.store.export import MANIFEST, ExportError
+from projections.store.listing import Filters
+from replay_web.cli import CommandFailed, UsageProblem, cli
 from replay_web.cli_database import DATABASE_HELP, open_store
 from replay_web.i18n import _, ngettext, translate_error
 from replay_web.match_ids import resolve_match
+from replay_web.progress import progress
 
 
 @cli.command("export")
-@click.option("--match", "match_text", required=True,
+@click.option("--match", "match_text", default=None,
               help="The match id, or a unique prefix of it.")
+@click.option("--all", "every", is_flag=True,
+              help="Every stored match, each to its own file in the directory -o DIR.")
+@click.option("--game", type=click.Choice(["cirulla", "briscola"]), default=None,
+              help="Every stored match of this game, into the directory -o DIR.")
+@click.option("--tournament", default=None,
+              help="Every match of this tournament (the start of its id or a part of its "
+                   "name), into the directory -o DIR.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
               show_default=True, help="JSON lines: one stored record per line.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="FILE",
-              help="Write to FILE, all or nothing (default: standard output).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              metavar="FILE|DIR",
+              help="Write to FILE, all or nothing (default: standard output); with --all, "
+                   "--game or --tournament, the new directory DIR.")
 @click.option("--database", default=None, help=DATABASE_HELP)
-def export(match_text: str, fmt: str, output: Path | None, database: str | None) -> None:
+def export(match_text: str | None, every: bool, game: str | None, tournament: str | None,
+           fmt: str, output: Path | None, database: str | None) -> None:
     """Write a match's events as JSON lines (docs/events.md), then say how many and the head
     hash (the hash of the last event): on standard error when the lines go to standard output,
-    on standard output when they go to a file. A file is written whole or not at all."""
+    on standard output when they go to a file. A file is written whole or not at all. With
+    --all, --game or --tournament, every selected match goes to DIR/<id>.jsonl, with
+    DIR/heads.txt listing each match's events and head hash; the directory appears whole or
+    not at all."""
+    many = every or game is not None or tournament is not None
+    if many == (match_text is not None):
+        raise UsageProblem(_("give --match ID, or --all, --game or --tournament with -o DIR"))
+    if many:
+        if output is None or str(output) == "-":
+            raise UsageProblem(_("--all, --game and --tournament write a directory: give -o "
+                                 "DIR"))
+        _export_many(Filters(game=game, tournament=tournament), output, database)
+        return
+    assert match_text is not None
     from projections.store.export import Exported, export_file, write_jsonl
 
     to_file = output is not None and str(output) != "-"
@@ -60,3 +84,32 @@ def export(match_text: str, fmt: str, output: Path | None, database: str | None)
                               "{head}), not the last event exported: run 'verbale verify "
                               "--match {stream}'").format(stream=stream, version=last,
                                                           head=head))
+
+
+def _export_many(filters: Filters, directory: Path, database: str | None) -> None:
+    from projections.store.export import export_directory
+    from projections.store.listing import list_matches
+
+    store = open_store(database, read_only=True)
+    try:
+        streams = [m.stream for m in list_matches(store, filters).matches]
+        try:
+            done = export_directory(store, progress(streams, len(streams), _("exporting")),
+                                    directory)
+        except OSError as error:
+            raise CommandFailed(_("cannot write {file}: {reason}").format(
+                file=error.filename or directory, reason=error.strerror or error)) from None
+    finally:
+        store.close()
+    for exported in done:
+        click.echo(_("{stream}  {events:>5} events  head hash {head}").format(
+            stream=exported.stream, events=exported.events, head=exported.head))
+    click.echo(ngettext("{count} match exported to {directory}; its head hash is in {manifest}",
+                        "{count} matches exported to {directory}; their head hashes are in "
+                        "{manifest}", len(done)).format(count=len(done), directory=directory,
+                                                        manifest=directory / MANIFEST))
+    stale = [e.stream for e in done if not e.head_agrees]
+    if stale:
+        raise CommandFailed(_("the store's head of match {stream} is not the last event "
+                              "exported: run 'verbale verify --match {stream}'").format(
+                                  stream=stale[0]))

@@ -13,10 +13,12 @@ existed, keeps its bytes.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -118,3 +120,39 @@ def _sync_directory(directory: Path) -> None:
             os.fsync(handle)
         finally:
             os.close(handle)
+
+
+MANIFEST = "heads.txt"
+"""In a directory export: one line per match, `<id> <events> <head hash>`, in export order."""
+
+
+def export_directory(store: MatchStore, streams: Iterable[UUID], directory: Path
+                     ) -> list[Exported]:
+    """Each stream to `directory/<id>.jsonl` (the export of export_jsonl) and a manifest of
+    their heads, all or nothing: written into a sibling directory first and renamed to
+    `directory` at the end, which must not exist yet (FileExistsError); on any failure nothing
+    is left."""
+    target = Path(directory)
+    if target.exists():
+        raise FileExistsError(errno.EEXIST, "already exists", str(target))
+    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part",
+                                      dir=target.parent))
+    try:
+        done = [export_file(store, stream, temporary / f"{stream}.jsonl") for stream in streams]
+        with open(temporary / MANIFEST, "w", encoding="utf-8", newline="\n") as manifest:
+            manifest.writelines(f"{e.stream} {e.events} {e.head}\n" for e in done)
+            manifest.flush()
+            os.fsync(manifest.fileno())
+        os.chmod(temporary, 0o777 & ~_umask())
+        os.rename(temporary, target)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+    _sync_directory(target.parent)
+    return done
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask

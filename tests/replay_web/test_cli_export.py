@@ -156,3 +156,55 @@ def test_a_head_that_is_not_the_last_event_is_said_after_the_export(
     assert result.stderr == (f"verbale: the store's head of match {recorded} is event {head[0]} "
                              f"(hash {head[1]}), not the last event exported: run 'verbale "
                              f"verify --match {recorded}'\n")
+
+
+def test_many_matches_go_to_a_new_directory_with_their_heads(backend: Backend,
+                                                            tmp_path: Path) -> None:
+    result = run("simulate", "matches", "--count", "3", "--store", "--database", backend.url)
+    assert result.exit_code == 0, result.output
+    ids = sorted(line.split()[0] for line in result.stdout.splitlines())
+    target = tmp_path / "every"
+    result = run("export", "--all", "-o", str(target), "--database", backend.url)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in target.iterdir()) == sorted(
+        [f"{i}.jsonl" for i in ids] + ["heads.txt"])
+    manifest = {line.split()[0]: line.split()[1:]
+                for line in (target / "heads.txt").read_text().splitlines()}
+    assert sorted(manifest) == ids
+    for match, (events, head) in manifest.items():
+        lines = (target / f"{match}.jsonl").read_text().splitlines()
+        assert len(lines) == int(events) and json.loads(lines[-1])["hash"] == head
+        assert audit_lines(lines).ok
+        assert f"{match}  {int(events):>5} events  head hash {head}" in result.stdout
+    assert result.stdout.splitlines()[-1] == (f"3 matches exported to {target}; their head "
+                                              f"hashes are in {target / 'heads.txt'}")
+    games = run("export", "--game", "briscola", "-o", str(tmp_path / "none"), "--database",
+                backend.url)
+    assert games.exit_code == 0 and (tmp_path / "none" / "heads.txt").read_text() == ""
+
+
+def test_a_directory_export_is_whole_or_absent(backend: Backend, recorded: str,
+                                               tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "out"
+    target.mkdir()
+    result = run("export", "--all", "-o", str(target), "--database", backend.url)
+    assert result.exit_code == 1 and result.stderr == f"verbale: cannot write {target}: " \
+        "already exists\n"
+    assert list(target.iterdir()) == []
+    from projections.store import export as module
+
+    def full(*args: object) -> object:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(module, "export_file", full)
+    result = run("export", "--all", "-o", str(tmp_path / "new"), "--database", backend.url)
+    assert result.exit_code == 1 and "No space left on device" in result.stderr
+    assert not [p for p in tmp_path.iterdir() if "new" in p.name]   # nor its temporary twin
+
+
+@pytest.mark.parametrize("args", [
+    (), ("--match", "abcd", "--all", "-o", "x"), ("--all",), ("--game", "cirulla", "-o", "-")])
+def test_one_match_or_a_selection_into_a_directory(args: tuple[str, ...]) -> None:
+    result = run("export", *args, "--database", "sqlite:///never/read.db")
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert not Path("never").exists()
