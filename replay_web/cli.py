@@ -49,7 +49,7 @@ class LazyGroup(click.Group):
     """A group whose subcommands' modules are imported only when one of them is used."""
 
     def _lazy(self) -> dict[str, str]:
-        return _LAZY.get("" if self.name == "cli" else str(self.name), {})
+        return _LAZY.get("" if self.name == "verbale" else str(self.name), {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self._lazy()))
@@ -137,7 +137,8 @@ def _excerpt(message: str, limit: int = 400) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
-@click.group(cls=VerbaleGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="verbale", cls=VerbaleGroup,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="verbale")
 @click.option("--debug", is_flag=True, expose_value=False, is_eager=True,
               help="On an unexpected error, show the Python traceback (for a bug report).")

@@ -25,7 +25,6 @@ from domain.cards import (
 from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, TrickTaken
 from domain.match_driver import PlayedSmazzata
 from domain.match_format import MatchFormat, MatchFormatError, missing_vp_column
-from domain.record.demo import NAMES, seeded_match
 from domain.seating import Seating
 from replay_web.cli import legal, simulate
 from replay_web.cli_legal import (
@@ -82,6 +81,8 @@ def simulate_briscola(seed_text: str | None, players: str, format_text: str,
     missing = missing_vp_column(fmt)
     if missing is not None:  # a friendly match may use it; --vp refused it above
         click.echo(_("note: {note}").format(note=translate(missing)), err=True)
+    from domain.record.demo import NAMES, seeded_match  # the simulator, only for simulate
+
     names = NAMES[:int(players)]
     if into_store:
         from replay_web.cli_store import store_seeded  # the event store, only when asked for

@@ -34,7 +34,6 @@ from domain.events import (
     SmazzataEnded,
 )
 from domain.match_format import MatchFormat, MatchFormatError, match_status
-from domain.record.demo import NAMES, seeded_match
 from domain.seating import Seating
 from replay_web.cli import legal, simulate
 from replay_web.cli_legal import (
@@ -101,6 +100,8 @@ def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
         raise click.BadParameter(translate_error(error), param_hint="--format") from None
     if fresh:
         click.echo(seed_line(seed))
+    from domain.record.demo import NAMES, seeded_match  # the simulator, only for simulate
+
     names = NAMES[:int(players)]
     if into_store:
         from replay_web.cli_store import store_seeded  # the event store, only when asked for
