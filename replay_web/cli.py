@@ -33,6 +33,12 @@ _LAZY: dict[str, dict[str, str]] = {
 }
 
 
+database_option = click.option(
+    "--database", default=None,
+    help="Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db).")
+"""The `--database` option of every command that reads or writes the store."""
+
+
 class CommandFailed(click.ClickException):
     """A problem of the environment or a failed check: one line, exit code 1."""
 

@@ -26,7 +26,7 @@ from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, 
 from domain.match_driver import PlayedSmazzata
 from domain.match_format import MatchFormat, MatchFormatError, missing_vp_column
 from domain.seating import Seating
-from replay_web.cli import legal, simulate
+from replay_web.cli import database_option, legal, simulate
 from replay_web.cli_legal import (
     check_hand,
     read_cards,
@@ -63,9 +63,7 @@ from replay_web.i18n import _, ngettext, translate, translate_error
 @click.option("--store", "into_store", is_flag=True,
               help="Record the match into the event store (the record's own loop) and print "
                    "its id and result instead of the log.")
-@click.option("--database", default=None,
-              help="Database URL (default: $VERBALE_DATABASE_URL, else "
-                   "sqlite:///var/verbale.db).")
+@database_option
 def simulate_briscola(seed_text: str | None, players: str, format_text: str,
                       vinco_subito: bool, pari: bool, vp: bool, ko: bool, style: Style,
                       into_store: bool, database: str | None) -> None:

@@ -35,7 +35,7 @@ from domain.events import (
 )
 from domain.match_format import MatchFormat, MatchFormatError, match_status
 from domain.seating import Seating
-from replay_web.cli import legal, simulate
+from replay_web.cli import database_option, legal, simulate
 from replay_web.cli_legal import (
     check_hand,
     read_seed,
@@ -83,9 +83,7 @@ _OPTIONS = f"--option name=value: {option_help()}"
 @click.option("--store", "into_store", is_flag=True,
               help="Record the match into the event store (the record's own loop) and print "
                    "its id and result instead of the log.")
-@click.option("--database", default=None,
-              help="Database URL (default: $VERBALE_DATABASE_URL, else "
-                   "sqlite:///var/verbale.db).")
+@database_option
 def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
                      options: tuple[str, ...], ko: bool, cappotto: bool,
                      cappotto_waits_end: bool, style: Style, into_store: bool,

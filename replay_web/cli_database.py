@@ -9,8 +9,6 @@ from projections.store.config import StoreConfigError
 from replay_web.cli import UsageProblem
 from replay_web.i18n import translate_error
 
-DATABASE_HELP = "Database URL (default: $VERBALE_DATABASE_URL, else sqlite:///var/verbale.db)."
-
 
 def open_store(database: str | None, read_only: bool = False) -> MatchStore:
     """The store named by --database, else by VERBALE_DATABASE_URL, else ./var/verbale.db.

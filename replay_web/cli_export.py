@@ -9,8 +9,8 @@ import click
 
 from projections.store.export import MANIFEST, ExportError
 from projections.store.listing import Filters
-from replay_web.cli import CommandFailed, UsageProblem, cli
-from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.cli import CommandFailed, UsageProblem, cli, database_option
+from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext, translate_error
 from replay_web.match_ids import resolve_match
 from replay_web.progress import progress
@@ -32,7 +32,7 @@ from replay_web.progress import progress
               metavar="FILE|DIR",
               help="Write to FILE, all or nothing (default: standard output); with --all, "
                    "--game or --tournament, the new directory DIR.")
-@click.option("--database", default=None, help=DATABASE_HELP)
+@database_option
 def export(match_text: str | None, every: bool, game: str | None, tournament: str | None,
            fmt: str, output: Path | None, database: str | None) -> None:
     """Write a match's events as JSON lines (docs/events.md), then say how many and the head

@@ -134,7 +134,7 @@ def reason_text(reason: str) -> str:
         return _("level at the end")
     if reason == "target":   # the same words as `verbale matches` (cli_matches.state_words)
         return _("target reached")
-    if reason == "punti":
+    if reason in ("punti", "points"):   # MatchEnded.reason / its settlement's `how`
         return _("points")
     if reason == "smazzate":
         return _("smazzate played")

@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 import click
 
 from projections.store.listing import Filters, Listing, MatchSummary, list_matches
-from replay_web.cli import cli
-from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.cli import cli, database_option
+from replay_web.cli_database import open_store
+from replay_web.cli_legal import reason_text
 from replay_web.i18n import _, ngettext
 from replay_web.progress import progress
 
@@ -37,7 +38,7 @@ T = TypeVar("T")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many matches (the newest first).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
-@click.option("--database", default=None, help=DATABASE_HELP)
+@database_option
 def matches(game: str | None, tournament: str | None, player: str | None,
             provenance: str | None, state: str | None, limit: int | None, as_json: bool,
             database: str | None) -> None:
@@ -103,11 +104,7 @@ def provenance_word(provenance: str | None) -> str:
 def state_words(match: MatchSummary) -> str:
     if match.ending is None:
         return _("in progress")
-    ways = {"target": _("target reached"), "smazzate": _("smazzate played"),
-            "points": _("points"), "cappotto": _("cappotto"),
-            "vinco subito": _("vinco subito"), "spareggio": _("spareggio"),
-            "timeout": _("timeout"), "abandon": _("abandon"), "ruling": _("ruling")}
-    return _("ended: {how}").format(how=ways.get(match.ending.how, match.ending.how))
+    return _("ended: {how}").format(how=reason_text(match.ending.how))
 
 
 def result_words(match: MatchSummary) -> str:

@@ -22,8 +22,8 @@ from domain.record.simulate import Table, next_command
 from domain.record.tournament import TournamentRefused, TournamentState
 from domain.shuffle import Seed, SeedError
 from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
-from replay_web.cli import CommandFailed, simulate
-from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.cli import CommandFailed, database_option, simulate
+from replay_web.cli_database import open_store
 from replay_web.cli_legal import reason_text
 from replay_web.i18n import _
 from replay_web.progress import progress
@@ -42,7 +42,7 @@ def simulator() -> RecordedBy:
 @click.option("--count", type=click.IntRange(1, 10_000), default=None,
               help="How many matches (default: one of each kind in the demo set).")
 @click.option("--store", "into_store", is_flag=True, help="Record them into the event store.")
-@click.option("--database", default=None, help=DATABASE_HELP)
+@database_option
 def simulate_matches(seed_text: str, count: int | None, into_store: bool,
                      database: str | None) -> None:
     """Play a demo set of matches (both games, 2 and 4 players, every format, some timeouts,

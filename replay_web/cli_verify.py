@@ -9,8 +9,8 @@ import click
 
 from domain.record.audit import Severity
 from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
-from replay_web.cli import UsageProblem, cli
-from replay_web.cli_database import DATABASE_HELP, open_store
+from replay_web.cli import UsageProblem, cli, database_option
+from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
 from replay_web.progress import progress
@@ -18,7 +18,7 @@ from replay_web.progress import progress
 
 @cli.command("verify")
 @click.option("--match", "match_text", default=None, help="Check only this match (its id).")
-@click.option("--database", default=None, help=DATABASE_HELP)
+@database_option
 def verify(match_text: str | None, database: str | None) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result."""
     if match_text is not None and not _looks_like_an_id(match_text):
