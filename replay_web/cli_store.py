@@ -25,7 +25,7 @@ from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
 from replay_web.cli import CommandFailed, database_option, simulate
 from replay_web.cli_database import open_store
 from replay_web.cli_legal import reason_text
-from replay_web.i18n import _
+from replay_web.i18n import _, translate_error
 from replay_web.progress import progress
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
@@ -53,7 +53,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
     try:
         seed = Seed.from_hex(seed_text)
     except SeedError as error:
-        raise click.BadParameter(str(error), param_hint="--seed") from None
+        raise click.BadParameter(translate_error(error), param_hint="--seed") from None
     demos = demo_set(seed, count)
     if not into_store:
         for demo in demos:
@@ -177,7 +177,7 @@ def _schedule_and_create(store: MatchStore, tournament: Loaded, stream: UUID,
     except TournamentRefused as refused:
         raise CommandFailed(_("match {stream} cannot be scheduled in tournament {tournament}: "
                               "{reason}").format(stream=stream, tournament=tournament.stream,
-                                                 reason=refused)) from None
+                                                 reason=translate_error(refused))) from None
 
 
 def _finished(state: MatchState) -> bool:
