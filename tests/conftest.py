@@ -8,7 +8,10 @@ profile's max_examples.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=60, deadline=None,
@@ -20,3 +23,20 @@ settings.register_profile("deep", max_examples=2000, deadline=None,
 
 _default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
 settings.load_profile(os.environ.get("VERBALE_HYPOTHESIS_PROFILE", _default))
+
+
+@pytest.fixture
+def tiny_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every new SQLite connection may grow its database to `limit[0]` pages at most: a full
+    disk, as SQLite reports it ("database or disk is full")."""
+    limit = [0]
+    create = SQLiteConnectionPool._create_connection
+
+    def limited(self: SQLiteConnectionPool) -> SQLiteConnection:
+        conn = create(self)
+        if limit[0]:
+            conn._sqlite_conn.execute(f"PRAGMA max_page_count = {limit[0]}")
+        return conn
+
+    monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", limited)
+    yield limit

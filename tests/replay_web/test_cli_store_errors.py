@@ -18,7 +18,6 @@ import pytest
 from click.testing import CliRunner
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
 
 from replay_web.cli import _register, cli
 from tests.projections.conftest import PG_URL, require_postgres
@@ -204,22 +203,6 @@ def test_a_read_only_postgres_session(monkeypatch: pytest.MonkeyPatch) -> None:
                          url)[:2], 1)
     assert line == (f"verbale: store {url}: the PostgreSQL session is read-only: cannot execute "
                     "CREATE SCHEMA in a read-only transaction")
-
-
-@pytest.fixture
-def tiny_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """SQLite connections may grow the database to `limit[0]` pages: a full disk."""
-    limit = [0]
-    create = SQLiteConnectionPool._create_connection
-
-    def limited(self: SQLiteConnectionPool) -> SQLiteConnection:
-        conn = create(self)
-        if limit[0]:
-            conn._sqlite_conn.execute(f"PRAGMA max_page_count = {limit[0]}")
-        return conn
-
-    monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", limited)
-    yield limit
 
 
 def test_a_full_disk(store_file: Path, tiny_disk: list[int]) -> None:

@@ -10,14 +10,12 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
 
 from domain.record.catalog import CATALOG
 from domain.record.demo import demo_set
@@ -308,23 +306,6 @@ def test_a_directory_that_cannot_be_made_or_written_is_named(tmp_path: Path) -> 
     # /proc takes no new file, even from root.
     with pytest.raises(StoreUnavailable, match="cannot open or create the database file"):
         MatchStore(url="sqlite:////proc/verbale-test.db", catalog=CATALOG)
-
-
-@pytest.fixture
-def tiny_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every new SQLite connection may grow its database to `limit[0]` pages at most: a full
-    disk, as SQLite reports it ("database or disk is full")."""
-    limit = [0]
-    create = SQLiteConnectionPool._create_connection
-
-    def limited(self: SQLiteConnectionPool) -> SQLiteConnection:
-        conn = create(self)
-        if limit[0]:
-            conn._sqlite_conn.execute(f"PRAGMA max_page_count = {limit[0]}")
-        return conn
-
-    monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", limited)
-    yield limit
 
 
 def test_a_full_disk_is_one_line_and_the_action_all_or_nothing(
