@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
 from hypothesis import HealthCheck, settings
+
+from tests.projections.conftest import Backend, make_backend
 
 settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -40,3 +43,9 @@ def tiny_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", limited)
     yield limit
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Each storage test once on SQLite and once on PostgreSQL (tests/projections/conftest.py)."""
+    yield from make_backend(request.param, tmp_path)

@@ -87,11 +87,6 @@ def make_backend(kind: str, tmp_path: Path) -> Iterator[Backend]:
         conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
-
-
 @pytest.fixture
 def store(backend: Backend) -> Iterator[MatchStore]:
     app = MatchStore(url=backend.url, catalog=TOY_CATALOG)

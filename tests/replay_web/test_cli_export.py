@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
 
@@ -15,13 +14,8 @@ from click.testing import CliRunner, Result
 
 from projections.outside_audit import audit_lines
 from replay_web.cli import _register, cli
-from tests.projections.conftest import Backend, make_backend
+from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
 
 
 def run(*args: str) -> Result:

@@ -13,21 +13,14 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from domain.shuffle import Seed
-from replay_web.cli import _register, cli
 from replay_web.cli_legal import reason_text
+from tests.verbale_cli import run
 
 SEED = "5eed0000000000000000000000000001"
 HEX64 = re.compile(r"[0-9a-f]{64}")
 GAMES = [("cirulla", "4", "21pt"), ("briscola", "2", "3smazzate")]
-
-
-def run(*args: str) -> tuple[int, str]:
-    _register()
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
 
 
 def _recorded(game: str, players: str, fmt: str, database: str) -> tuple[str, str]:

@@ -3,26 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from replay_web.cli import _register, cli
-from tests.projections.conftest import Backend, make_backend
+from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
-
-
-def run(*args: str) -> tuple[int, str]:
-    _register()
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
+from tests.verbale_cli import run
 
 
 def test_record_verify_export_and_a_tampering_found_by_the_command(backend: Backend) -> None:

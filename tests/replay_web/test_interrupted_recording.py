@@ -17,36 +17,23 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
-from click.testing import CliRunner
 
 from domain.record.demo import demo_set, play_demo
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from replay_web import cli_store
-from replay_web.cli import _register, cli
-from tests.projections.conftest import Backend, make_backend
+from tests.projections.conftest import Backend
+from tests.verbale_cli import run
 
 WRITER = "from replay_web.cli import main; main()"
 SEED = "5eed000000000000000000000000c0de"
 COUNT = 12
 RESUMED = re.compile(r"^resumed match (\S+) left open by an interrupted run$", re.MULTILINE)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
-
-
-def run(*args: str) -> tuple[int, str]:
-    _register()
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
 
 
 def _events(backend: Backend) -> int:

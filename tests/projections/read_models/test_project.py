@@ -12,7 +12,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -42,17 +41,12 @@ from projections.read_models.schema import SCHEMA_VERSION, reset
 from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF
 from replay_web.cli import _register, cli
-from tests.projections.conftest import Backend, make_backend
+from tests.projections.conftest import Backend
 
 SEED = "5eed0000000000000000000000000001"
 AT = datetime(2026, 11, 23, 9, 30, tzinfo=UTC)
 ARBITER = RecordedBy("arbiter", "Rossi")
 TABLES = ("rm_partite", "rm_smazzate")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
 
 
 def _simulate(url: str, *count: str) -> None:

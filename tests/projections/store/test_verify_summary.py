@@ -6,13 +6,10 @@ against each other, so a match deleted behind the database's back fails its tour
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 import pytest
-from click.testing import CliRunner
 
 from domain.record.demo import BOTS, DemoMatch, demo_set
 from domain.record.simulate import Table, next_command
@@ -20,23 +17,12 @@ from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from projections.store.verify import summary, tally, verify_store
-from replay_web.cli import _register, cli
 from replay_web.cli_store import START, simulator
-from tests.projections.conftest import Backend, make_backend
+from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
+from tests.verbale_cli import run
 
 SEED = "5eed0000000000000000000000000001"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    yield from make_backend(request.param, tmp_path)
-
-
-def run(*args: str) -> tuple[int, str]:
-    _register()
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
 
 
 def _recorded(backend: Backend, count: int = 4) -> list[UUID]:
