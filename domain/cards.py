@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from enum import Enum, IntEnum
 from typing import Literal
 
-from domain.text import Said, say
+from domain.text import Said, excerpt, say
 
 
 class CardParseError(ValueError):
@@ -246,16 +246,6 @@ def parse_suit(text: str) -> Suit:
         raise CardParseError(say("{text} is not a suit: expected {expected}",
                                  text=excerpt(text), expected=SUIT_EXPECTED))
     return suit
-
-
-EXCERPT_CHARS = 40
-
-
-def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """`text` quoted, cut to its first `limit` characters and "…" when longer: what an error
-    message quotes of a bad input, however long the input."""
-    one_line = " ".join(text.split()) if len(text) > limit else text
-    return repr(one_line if len(one_line) <= limit else one_line[:limit] + "…")
 
 
 _SUFFIX = re.compile(r"=\S*$")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from operator import lt, mod
 
 from domain.cards import DECK, Card
-from domain.text import Said, say
+from domain.text import Said, excerpt, say
 
 SHUFFLE_VERSION = "deal-v1"
 MIN_SEED_BYTES = 16
@@ -38,10 +38,6 @@ _DEAL_TAG = b"verbale/deal-v1\x00"
 SEED_EXPECTED: Said = say("expected an even number of hex digits (0-9, a-f), at least {digits} "
                           "({bits} bits)", digits=MIN_SEED_BYTES * 2, bits=MIN_SEED_BYTES * 8)
 _HEX_DIGITS = frozenset("0123456789abcdef")
-
-
-def _excerpt(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 class SeedError(ValueError):
@@ -68,17 +64,17 @@ class Seed:
         bad = next((k for k, char in enumerate(digits) if char not in _HEX_DIGITS), None)
         if bad is not None:
             raise SeedError(say("seed {seed} is not hexadecimal ({char} at digit {position}): "
-                                "{expected}", seed=_excerpt(text), char=repr(digits[bad]),
+                                "{expected}", seed=excerpt(text), char=repr(digits[bad]),
                                 position=bad + 1, expected=SEED_EXPECTED))
         if len(digits) % 2:
             raise SeedError(say("seed {seed} has an odd number of hex digits ({count}): "
-                                "{expected}", seed=_excerpt(text), count=len(digits),
+                                "{expected}", seed=excerpt(text), count=len(digits),
                                 expected=SEED_EXPECTED))
         try:
             raw = bytes.fromhex(cleaned)
         except ValueError:  # spaces inside a byte
             raise SeedError(say("seed {seed} is not hexadecimal: {expected}",
-                                seed=_excerpt(text), expected=SEED_EXPECTED)) from None
+                                seed=excerpt(text), expected=SEED_EXPECTED)) from None
         return cls(raw)
 
     @property

@@ -43,3 +43,13 @@ def said_of(error: BaseException) -> Said | None:
     """The message an exception was raised with, if it was built with `say`."""
     first = error.args[0] if len(error.args) == 1 else None
     return first if isinstance(first, Said) else None
+
+
+EXCERPT_CHARS = 40
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text` quoted, cut to its first `limit` characters and "…" when longer: what an error
+    message quotes of a bad input, however long the input."""
+    one_line = " ".join(text.split()) if len(text) > limit else text
+    return repr(one_line if len(one_line) <= limit else one_line[:limit] + "…")

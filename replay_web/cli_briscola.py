@@ -18,7 +18,6 @@ from domain.cards import (
     CardParseError,
     Style,
     Suit,
-    excerpt,
     parse_card,
     parse_suit,
 )
@@ -26,6 +25,7 @@ from domain.events import CardPlayed, CardsDrawn, SmazzataDealt, SmazzataEnded, 
 from domain.match_driver import PlayedSmazzata
 from domain.match_format import MatchFormat, MatchFormatError, missing_vp_column
 from domain.seating import Seating
+from domain.text import excerpt
 from replay_web.cli import database_option, legal, simulate
 from replay_web.cli_legal import (
     check_hand,

@@ -14,7 +14,6 @@ from domain.cards import (
     CardParseError,
     Style,
     check_distinct,
-    excerpt,
     format_cards,
     parse_item,
     split_cards,
@@ -35,6 +34,7 @@ from domain.events import (
 )
 from domain.match_format import MatchFormat, MatchFormatError, match_status
 from domain.seating import Seating
+from domain.text import excerpt
 from replay_web.cli import database_option, legal, simulate
 from replay_web.cli_legal import (
     check_hand,

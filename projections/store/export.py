@@ -107,9 +107,7 @@ def _mode_for(target: Path) -> int:
     mkstemp's 0600 is not what the user asked for."""
     with contextlib.suppress(OSError):
         return target.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    return 0o666 & ~_umask()
 
 
 def _sync_directory(directory: Path) -> None:
