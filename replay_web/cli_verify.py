@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import sys
-from string import hexdigits
 
 import click
 
 from domain.record.audit import Severity
 from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
-from replay_web.cli import UsageProblem, cli, database_option
+from replay_web.cli import cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext, translate
-from replay_web.match_ids import PREFIX_MINIMUM, resolve_match
+from replay_web.match_ids import check_match_text, resolve_match
 from replay_web.progress import progress
 
 
@@ -21,11 +20,8 @@ from replay_web.progress import progress
 @database_option
 def verify(match_text: str | None, database: str | None) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result."""
-    if match_text is not None and not _looks_like_an_id(match_text):
-        # a usage problem whatever the store holds, so before opening it
-        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
-                             "least {minimum} hex digits)").format(text=match_text,
-                                                                   minimum=PREFIX_MINIMUM))
+    if match_text is not None:
+        check_match_text(match_text)
     store = open_store(database, read_only=True)
     try:
         only = resolve_match(store, match_text) if match_text else None
@@ -45,11 +41,6 @@ def verify(match_text: str | None, database: str | None) -> None:
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
     if not all(v.ok for v in verdicts):
         sys.exit(1)
-
-
-def _looks_like_an_id(text: str) -> bool:
-    digits = text.strip().replace("-", "")
-    return PREFIX_MINIMUM <= len(digits) <= 32 and all(d in hexdigits for d in digits)
 
 
 def render_verdict(verdict: Verdict) -> list[str]:

@@ -15,6 +15,16 @@ CANDIDATES_SHOWN = 5
 _HEX = re.compile(r"[0-9a-f]+")
 
 
+def check_match_text(text: str) -> None:
+    """A usage problem if `text` cannot name a match (whatever the store holds, so that it can
+    be said before the store is opened)."""
+    digits = text.strip().replace("-", "").lower()
+    if len(digits) < PREFIX_MINIMUM or len(digits) > 32 or not _HEX.fullmatch(digits):
+        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
+                             "least {minimum} hex digits)").format(text=text,
+                                                                   minimum=PREFIX_MINIMUM))
+
+
 def resolve_match(store: MatchStore, text: str) -> UUID:
     """The stored match (or tournament) `text` names; a usage problem if none or several."""
     given = text.strip()
@@ -29,10 +39,7 @@ def resolve_match(store: MatchStore, text: str) -> UUID:
             raise UsageProblem(_("--match {text}: no such match in the store").format(
                 text=given))
         return stream
-    if len(digits) < PREFIX_MINIMUM or len(digits) > 32 or not _HEX.fullmatch(digits):
-        raise UsageProblem(_("--match {text!r} is not a match id nor the start of one (at "
-                             "least {minimum} hex digits)").format(text=text,
-                                                                   minimum=PREFIX_MINIMUM))
+    check_match_text(text)
     found = store.streams_starting(digits, CANDIDATES_SHOWN + 1)
     if not found:
         raise UsageProblem(_("--match {text}: no match starts with {text}").format(text=given))
