@@ -26,12 +26,14 @@ $(DEV_STAMP): $(RUN_STAMP)
 # (The viewer is not built yet; until it is, `run` lists the recorded matches.)
 run: $(RUN_STAMP)
 	$(BIN)/verbale simulate matches --store
-	$(BIN)/verbale verify
+	$(BIN)/verbale verify --record
 	$(BIN)/verbale matches --limit 10
 	@echo
 	@echo "make run: verbale is installed in $(VENV) (runtime packages only; 'make test' adds the dev tools),"
 	@echo "the demo set of matches is recorded in $(DEMO_DB) and verified. Next:"
-	@echo "  $(BIN)/verbale matches                 # every stored match (ids, result, findings)"
+	@echo "  $(BIN)/verbale matches                 # every stored match (ids, result, MP, VP, verdict)"
+	@echo "  $(BIN)/verbale scores --match ID       # a match's smazzate, breakdowns and running totals"
+	@echo "  $(BIN)/verbale standings --tournament cirulla   # a demo tournament's standings"
 	@echo "  $(BIN)/verbale verify --match ID       # re-check one match (an id prefix is enough)"
 	@echo "  $(BIN)/verbale export --match ID -o match.jsonl && $(BIN)/verbale audit match.jsonl"
 	@echo "  $(BIN)/verbale simulate cirulla --players 4 --format 21pt   # a match log, fresh seed"

@@ -1,4 +1,6 @@
-"""`python -m bench` (make bench): every benchmark in turn, each printing its own report."""
+"""`python -m bench` (make bench): every benchmark in turn, each printing its own report.
+
+`python -m bench --quick` skips the slow cases (the read models' store of 1,000,000 events)."""
 
 from __future__ import annotations
 
@@ -6,10 +8,13 @@ import runpy
 import sys
 
 BENCHMARKS = ("bench.bench_cirulla", "bench.bench_briscola", "bench.bench_store",
-              "bench.bench_timeline", "bench.bench_startup")
+              "bench.bench_timeline", "bench.bench_startup", "bench.bench_read_models")
+QUICK = {"bench.bench_read_models": ["--quick"]}
+"""The options each benchmark takes in a quick run."""
 
 if __name__ == "__main__":
+    quick = "--quick" in sys.argv[1:]
     for name in BENCHMARKS:
         print(f"== {name}", flush=True)
-        sys.argv = [name]
+        sys.argv = [name, *(QUICK.get(name, []) if quick else [])]
         runpy.run_module(name, run_name="__main__")

@@ -26,7 +26,10 @@ ENVIRONMENT, USAGE, BUG, INTERRUPTED = 1, 2, 3, 130
 # command path -> the module that registers it (imported on first use).
 _LAZY: dict[str, dict[str, str]] = {
     "": {"verify": "replay_web.cli_verify", "export": "replay_web.cli_export",
-         "audit": "replay_web.cli_audit", "matches": "replay_web.cli_matches"},
+         "audit": "replay_web.cli_audit", "matches": "replay_web.cli_matches",
+         "project": "replay_web.cli_project", "rebuild": "replay_web.cli_project",
+         "vp": "replay_web.cli_vp", "scores": "replay_web.cli_scores",
+         "standings": "replay_web.cli_standings", "player": "replay_web.cli_standings"},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",
                  "matches": "replay_web.cli_store"},
     "legal": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola"},

@@ -17,6 +17,7 @@ from domain.record.decide import decide
 from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo
 from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
 from domain.record.envelope import RecordedBy, importer
+from domain.record.events import DeclaredVpTable
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command
 from domain.record.tournament import TournamentRefused, TournamentState
@@ -25,8 +26,10 @@ from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
 from replay_web.cli import CommandFailed, database_option, simulate
 from replay_web.cli_database import open_store
 from replay_web.cli_legal import reason_text
+from replay_web.cli_vp import declared_for_both_games
 from replay_web.i18n import _, translate_error
 from replay_web.progress import progress
+from replay_web.read_models import catch_up_read_models
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 
@@ -42,9 +45,12 @@ def simulator() -> RecordedBy:
 @click.option("--count", type=click.IntRange(1, 10_000), default=None,
               help="How many matches (default: one of each kind in the demo set).")
 @click.option("--store", "into_store", is_flag=True, help="Record them into the event store.")
+@click.option("--vp-table", "vp_table_file", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="A VP table file the demo tournaments declare (the layout of "
+                                 "domain/vp_tables.toml); default: the standard table.")
 @database_option
 def simulate_matches(seed_text: str, count: int | None, into_store: bool,
-                     database: str | None) -> None:
+                     database: str | None, vp_table_file: str | None = None) -> None:
     """Play a demo set of matches (both games, 2 and 4 players, every format, some timeouts,
     abandons and rulings); with --store, record them, one transaction per action (a match's
     place in its tournament and its creation in one), and, for the whole set, one transcribed
@@ -54,6 +60,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
         seed = Seed.from_hex(seed_text)
     except SeedError as error:
         raise click.BadParameter(translate_error(error), param_hint="--seed") from None
+    declared = None if vp_table_file is None else declared_for_both_games(vp_table_file)
     demos = demo_set(seed, count)
     if not into_store:
         for demo in demos:
@@ -61,7 +68,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
         return
     store = open_store(database)
     try:
-        tournaments = _tournaments(store, seed)
+        tournaments = _tournaments(store, seed, declared)
         for index, demo in progress(list(enumerate(demos)), len(demos),
                                     _("recording matches")):
             for line in _record(store, demo, tournaments, index):
@@ -69,8 +76,11 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
         if count is None:
             for line in _record_transcribed(store, seed):
                 click.echo(line)
+        behind = catch_up_read_models(store, database)
     finally:
         store.close()
+    if behind is not None:
+        raise behind
 
 
 def _record_transcribed(store: MatchStore, seed: Seed) -> list[str]:
@@ -101,14 +111,16 @@ def _play_only(demo: DemoMatch) -> tuple[int, MatchState]:
     return len(recorded), last
 
 
-def _tournaments(store: MatchStore, seed: Seed) -> dict[str, Loaded]:
-    """The demo's two tournaments, created if missing (each in one transaction)."""
+def _tournaments(store: MatchStore, seed: Seed,
+                 declared: DeclaredVpTable | None = None) -> dict[str, Loaded]:
+    """The demo's two tournaments, created if missing (each in one transaction), declaring
+    `declared` as their VP table (None: the standard one)."""
     loaded = {}
     for game in ("cirulla", "briscola"):
         stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:{game}")
         if store.load_tournament(stream).version == 0:
             store.create_tournament(f"Torneo dimostrativo di {game}", game, START, simulator(),
-                                    stream)
+                                    stream, vp_table=declared)
         loaded[game] = store.load_tournament(stream)
     return loaded
 
@@ -245,6 +257,7 @@ def store_seeded(demo: DemoMatch, database: str | None) -> None:
     store = open_store(database)
     try:
         loaded, how = _record_bot(store, stream, demo, START, None)
+        behind = catch_up_read_models(store, database)
     finally:
         store.close()
     click.echo(_line(stream, demo, (loaded.version, loaded.state)))
@@ -254,6 +267,8 @@ def store_seeded(demo: DemoMatch, database: str | None) -> None:
         click.echo(_("already recorded as match {stream}").format(stream=stream))
     else:
         click.echo(_("recorded as match {stream}").format(stream=stream))
+    if behind is not None:
+        raise behind   # said after what was recorded: the events stay
 
 
 def _line(stream: UUID | None, demo: DemoMatch, played: tuple[int, MatchState]) -> str:

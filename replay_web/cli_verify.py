@@ -8,7 +8,7 @@ import click
 
 from domain.record.audit import Severity
 from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
-from replay_web.cli import cli, database_option
+from replay_web.cli import CommandFailed, classify, cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import check_match_text, resolve_match
@@ -17,9 +17,14 @@ from replay_web.progress import progress
 
 @cli.command("verify")
 @click.option("--match", "match_text", default=None, help="Check only this match (its id).")
+@click.option("--record", is_flag=True,
+              help="Then write each match's verdict into the read models, for 'verbale "
+                   "matches' (the events are still only read).")
 @database_option
-def verify(match_text: str | None, database: str | None) -> None:
-    """Re-check every match: chain, head, seeds and deals, every play, and the result."""
+def verify(match_text: str | None, record: bool, database: str | None) -> None:
+    """Re-check every match: chain, head, seeds and deals, every play, and the result. The
+    store is only read; with --record each match's verdict (ok, warning, error) and number of
+    findings are written into the read models beside it, never into the events."""
     if match_text is not None:
         check_match_text(match_text)
     store = open_store(database, read_only=True)
@@ -35,12 +40,34 @@ def verify(match_text: str | None, database: str | None) -> None:
     for line in render_in_progress(verdicts):
         click.echo(line)
     click.echo(render_summary(tally(verdicts)))
+    if record:
+        click.echo(_record(verdicts, database))
     if only is not None:
         for verdict in verdicts:
             click.echo(_("head of {stream}: event {version}, hash {hash}").format(
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
     if not all(v.ok for v in verdicts):
         sys.exit(1)
+
+
+def _record(verdicts: list[Verdict], database: str | None) -> str:
+    """The verdicts written into rm_verdetti; a store that cannot be written is one line,
+    exit 1, once the verdicts are printed."""
+    from projections.read_models.engine import read_model_engine
+    from projections.read_models.verdicts import record_verdicts
+    from projections.store.config import database_url
+
+    try:
+        engine = read_model_engine(database or database_url())
+        try:
+            written = record_verdicts(engine, verdicts)
+        finally:
+            engine.dispose()
+    except Exception as error:   # the checks are printed; only their record failed
+        raise CommandFailed(_("the verdicts could not be recorded in the read models: "
+                              "{reason}").format(reason=classify(error)[1])) from None
+    return ngettext("{n} verdict recorded in the read models",
+                    "{n} verdicts recorded in the read models", written).format(n=written)
 
 
 def render_verdict(verdict: Verdict) -> list[str]:

@@ -191,15 +191,22 @@ class CirullaRules(_Formats):
             last_capture=state.last_capture_side, cappotto=side, cappotto_ends_match=True,
             vinco_subito=None, unplayed=unplayed(state)))
 
+    def made_so_far(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                    state: CirullaState) -> tuple[int, int]:
+        """C12: the points of the smazzata in progress already awarded (kept by who made
+        them); nothing in a spareggio, which adds nothing to the totals."""
+        if _in_spareggio(match_format, results):
+            return (0, 0)
+        return awarded_points(state)
+
     def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
                 state: CirullaState, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         """C12: the points of the smazzata in progress already made count when it is regular
         (a spareggio adds nothing to the totals); its open points go to the opponent. Between
         smazzate `state` is the one before the deal: a whole fresh smazzata is open."""
-        before = self.standing(match_format, results, adjustment).points
-        if not _in_spareggio(match_format, results):
-            before = _added(before, awarded_points(state))
+        before = _added(self.standing(match_format, results, adjustment).points,
+                        self.made_so_far(match_format, results, state))
         unawarded = unawarded_points(state, guilty_side)
         settlement = forfeit(self.name, (max(before[0], 0), max(before[1], 0)), guilty_side,
                              unawarded)
@@ -232,14 +239,21 @@ class BriscolaGame(_Formats):
         """Vinco subito already ends play at its trick in the engine (B1): nothing to cut."""
         return None
 
+    def made_so_far(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                    state: BriscolaState) -> tuple[int, int]:
+        """B2: the card points of the smazzata in progress already taken; nothing in a
+        spareggio."""
+        if _in_spareggio(match_format, results):
+            return (0, 0)
+        return state.points
+
     def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
                 state: BriscolaState, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         """B2: the card points not yet taken go to the opponent, at most 20; between smazzate
         `state` is the one before the deal, so all 120 are open."""
-        before = self.standing(match_format, results, adjustment).points
-        if not _in_spareggio(match_format, results):
-            before = _added(before, state.points)
+        before = _added(self.standing(match_format, results, adjustment).points,
+                        self.made_so_far(match_format, results, state))
         settlement = forfeit(self.name, (max(before[0], 0), max(before[1], 0)), guilty_side,
                              briscola_unawarded(state))
         return _settled(settlement, match_format, results, adjustment)

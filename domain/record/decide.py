@@ -201,14 +201,18 @@ def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed,
     return (SeedRevealed(smazzata=state.smazzata, seed=seeds.check_seed(state, seed).hex),)
 
 
-def _forfeit(state: MatchState, seat: int, reason: str) -> tuple[tuple[int, int], MatchEnded]:
+def _forfeit(state: MatchState, seat: int,
+             reason: str) -> tuple[tuple[int, int], tuple[int, int], MatchEnded]:
     """The penalty gets the smazzata in progress, or between smazzate (COMMIT, DEAL, REVEAL) the
-    state before the next deal: a whole fresh smazzata is open then (C12, B2)."""
+    state before the next deal: a whole fresh smazzata is open then (C12, B2). Returns the
+    penalty awarded, the points of that smazzata already made (kept), and the result."""
     assert state.seating is not None and state.setup is not None
     game = state.game if state.phase is Phase.PLAY else state.setup.initial()
-    awarded, standing = state.rules.forfeit(seeds.format_of(state), state.counted(), game,
+    fmt = seeds.format_of(state)
+    kept = state.rules.made_so_far(fmt, state.counted(), game)
+    awarded, standing = state.rules.forfeit(fmt, state.counted(), game,
                                             state.seating.side_of(seat), state.adjustment)
-    return awarded, settled(standing, reason, len(state.ended))
+    return awarded, kept, settled(standing, reason, len(state.ended))
 
 
 def match_decided(state: MatchState) -> bool:
@@ -234,9 +238,10 @@ def _timeout(state: MatchState, command: RecordTimeout, at: datetime) -> tuple[M
     used = state.bank_used_ms[command.seat]
     limit = _limit_run_out(state, elapsed, used)
     reveal = _pending_reveal(state, command.seed)
-    awarded, ended = _forfeit(state, command.seat, "timeout")
+    awarded, kept, ended = _forfeit(state, command.seat, "timeout")
     fact = TimeoutRecorded(seat=command.seat, waiting_since=stamp(state.last_at),
-                           elapsed_ms=elapsed, bank_used_ms=used, limit=limit, awarded=awarded)
+                           elapsed_ms=elapsed, bank_used_ms=used, limit=limit, awarded=awarded,
+                           kept=kept)
     return (fact, *reveal, ended)
 
 
@@ -268,9 +273,9 @@ def _abandon(state: MatchState, command: RecordAbandon, at: datetime) -> tuple[M
                                            smazzata=state.smazzata + 1))
     last_seen, absent = _absence(state, command, at)
     reveal = _pending_reveal(state, command.seed)
-    awarded, ended = _forfeit(state, command.seat, "abandon")
+    awarded, kept, ended = _forfeit(state, command.seat, "abandon")
     fact = Abandoned(seat=command.seat, reason=command.reason, last_seen=last_seen,
-                     absent_ms=absent, awarded=awarded)
+                     absent_ms=absent, awarded=awarded, kept=kept)
     return (fact, *reveal, ended)
 
 

@@ -140,7 +140,9 @@ class TimeoutRecorded:
     """`seat` ran out of time. `waiting_since` is the timestamp of the event that gave it the
     move; `elapsed_ms` the wait up to this event; `bank_used_ms` its thinking time before this
     move; `limit` which limit ran out ('per_move' or 'bank'); `awarded` the penalty points
-    per side (C12)."""
+    per side (C12). Since class_version 2, `kept`: the points of the smazzata in progress
+    already made per side, which stay in the totals ((0, 0) between smazzate or in a KO
+    spareggio; None in a version-1 record: not recorded)."""
 
     seat: int
     waiting_since: str
@@ -148,18 +150,21 @@ class TimeoutRecorded:
     bank_used_ms: int
     limit: str
     awarded: tuple[int, int]
+    kept: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Abandoned:
     """`seat` left the match. `reason` is 'ritiro' (withdrew) or 'assenza' (gone for longer
-    than the clock's `abandon_after`: then `last_seen` and `absent_ms` justify it)."""
+    than the clock's `abandon_after`: then `last_seen` and `absent_ms` justify it). `awarded`
+    and, since class_version 2, `kept` as for TimeoutRecorded."""
 
     seat: int
     reason: str
     last_seen: str | None
     absent_ms: int | None
     awarded: tuple[int, int]
+    kept: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +216,23 @@ class MatchEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclaredVpTable:
+    """A VP table a tournament declares instead of the standard one (domain/vp_tables.toml):
+    `name`, the file's name as the tournament gave it, and `text`, the file's full text, kept
+    whole so the standings read the very table declared (domain/vp_table.py parses it)."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentCreated:
+    """A tournament of `game`. Since class_version 2, `vp_table`: the table it declared, or None
+    for the standard table (a version-1 record reads as None: the standard table)."""
+
     name: str
     game: str
+    vp_table: DeclaredVpTable | None = None
 
 
 @dataclass(frozen=True, slots=True)

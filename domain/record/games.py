@@ -81,6 +81,11 @@ class GameRulesOf(Protocol[S, R, F, X]):
         """The standing after the counted smazzate' `results` plus the arbiter's adjustments."""
         ...
 
+    def made_so_far(self, match_format: F, results: Sequence[X], state: S) -> tuple[int, int]:
+        """The points of the smazzata in progress at `state` already made, per side, that a
+        forfeit keeps in the totals ((0, 0) in a KO spareggio, which adds nothing to them)."""
+        ...
+
     def forfeit(self, match_format: F, results: Sequence[X], state: S, guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
         """Timeout or abandon by `guilty_side` with the smazzata in progress at `state` (between

@@ -9,6 +9,10 @@ is folded twice or missed. The position only moves forward: it is moved from the
 started from (compare and set), so two catch-ups racing cannot both fold the same batch: the one
 that loses finds the position moved, drops its batch and goes on after the winner's.
 `rebuild` drops the tables and folds the whole log again: the same rows, row for row.
+`fold_tracked` folds ONE event the same way (the library's ProjectionRunner on PostgreSQL,
+follow.py): the runner and the batches share the one position, so an event is folded by whichever
+moves the position past it first, and only once. Every event passes, folded or not: the rows
+keep the last version of their stream, and the position is the log's last event.
 """
 
 from __future__ import annotations
@@ -22,13 +26,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from projections.read_models.engine import writing
-from projections.read_models.fold import FOLDED, At, fold
+from projections.read_models.fold import FOLDED, At, fold, passed_over
 from projections.read_models.schema import Tracked, ensure_schema, reset
 from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF, StoredFact
 
 BATCH = 1000
-_TOPICS = frozenset(TOPIC_OF[name] for name in FOLDED)
+TOPICS = tuple(sorted(TOPIC_OF[name] for name in FOLDED))
+"""The stored topics of the events that change a row (a subscription's filter)."""
+_TOPICS, _FOLDED = frozenset(TOPICS), frozenset(FOLDED)
 
 Each = Callable[[Tracking], None]
 """Called with each batch's tracking, inside its transaction, before the commit (a progress
@@ -99,11 +105,52 @@ def _one_batch(store: MatchStore, engine: Engine, batch: int, each: Each) -> int
 
 def _fold_all(store: MatchStore, session: Session,
               notifications: Sequence[Notification]) -> None:
+    versions: dict[str, int] = {}
     for notification in notifications:
-        if notification.topic not in _TOPICS:
+        versions[str(notification.originator_id)] = notification.originator_version
+        if notification.topic not in _TOPICS or _no_scopa(notification):
             continue   # no row depends on it: not even decoded
         fact = cast(StoredFact, store.mapper.to_domain_event(notification))
-        fold(fact.to_domain(), session, At(str(notification.originator_id), fact.timestamp))
+        fold(fact.to_domain(), session, at(fact))
+    passed_over(session, versions)
+
+
+_CARD_PLAYED = TOPIC_OF["CardPlayed"]
+_NO_SCOPA = b'"scopa":false'
+
+
+def _no_scopa(notification: Notification) -> bool:
+    """A card played without a scopa: it changes no row (fold.py), and it is most of the log,
+    so it is told by its stored bytes, the canonical JSON of docs/events.md, without decoding
+    it. `"scopa":false` can only be the data's key there (a quote inside a JSON string is
+    escaped); bytes not in that form (another encoding, compressed) are decoded and folded."""
+    return notification.topic == _CARD_PLAYED and _NO_SCOPA in notification.state
+
+
+def at(fact: StoredFact) -> At:
+    """Where a stored event stands: its stream, the timestamp it was recorded at, its version."""
+    return At(stream=str(fact.originator_id), timestamp=fact.timestamp,
+              version=fact.originator_version)
+
+
+def fold_tracked(engine: Engine, fact: StoredFact, tracking: Tracking) -> bool:
+    """Fold one event at `tracking` and move the position to it, in one transaction; False,
+    with nothing changed, if the position is already at or past it (a catch-up folded it)."""
+    while True:
+        start = position(engine, tracking.application_name)
+        if start is not None and start >= tracking.notification_id:
+            return False
+        try:
+            with Session(writing(engine)) as session, session.begin():
+                if fact.type in _FOLDED:
+                    fold(fact.to_domain(), session, at(fact))
+                passed_over(session, {str(fact.originator_id): fact.originator_version})
+                advance(session, start, tracking)
+        except (TrackingMoved, IntegrityError):
+            if position(engine, tracking.application_name) == start:
+                raise   # not a race with a catch-up: a real problem
+            continue    # a catch-up moved the position meanwhile: it may have folded this one
+        return True
 
 
 def advance(session: Session, start: int | None, tracking: Tracking) -> None:

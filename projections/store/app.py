@@ -24,6 +24,7 @@ from domain.record.clock import parse_stamp, stamp, utc
 from domain.record.commands import CreateMatch, MatchCommand
 from domain.record.decide import decide
 from domain.record.envelope import RecordedBy
+from domain.record.events import DeclaredVpTable
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.tournament import (
@@ -257,10 +258,12 @@ class MatchStore(Application[UUID]):
                         "execute_batch")
 
     def create_tournament(self, name: str, game: str, at: datetime, by: RecordedBy,
-                          tournament: UUID | None = None) -> UUID:
+                          tournament: UUID | None = None,
+                          vp_table: DeclaredVpTable | None = None) -> UUID:
         stream = tournament or uuid4()
         loaded = self.load_tournament(stream)
-        self._append_tournament(loaded, decide_creation(loaded.state, name, game), at, by)
+        self._append_tournament(loaded, decide_creation(loaded.state, name, game, vp_table), at,
+                                by)
         return stream
 
     def schedule(self, tournament: UUID, command: ScheduleMatch, at: datetime,

@@ -257,10 +257,14 @@ class SeedRevealed(StoredFact):
 
 class TimeoutRecorded(StoredFact):
     domain_type = record.TimeoutRecorded
+    class_version = 2
+    upcast_v1_v2 = _added("kept")
 
 
 class Abandoned(StoredFact):
     domain_type = record.Abandoned
+    class_version = 2
+    upcast_v1_v2 = _added("kept")
 
 
 class RulingRecorded(StoredFact):
@@ -288,7 +292,11 @@ class IrregularityNoted(StoredFact):
 
 
 class TournamentCreated(StoredFact):
+    """v2: vp_table (the declared VP table, name and text; null: the standard table)."""
+
     domain_type = record.TournamentCreated
+    class_version = 2
+    upcast_v1_v2 = _added("vp_table")
 
 
 class MatchScheduled(StoredFact):

@@ -39,6 +39,9 @@ class _GuardedPostgresDatastore(PostgresDatastore):
     @contextmanager
     def get_connection(self) -> Iterator[Connection[DictRow]]:
         with _guarded(self.where), super().get_connection() as conn:
+            # The pool waits to be full on its first request only: waiting again would time out
+            # (and close the pool) while another connection is out, e.g. a subscription's LISTEN.
+            self.pool_open_timeout = None
             yield conn
 
 

@@ -355,7 +355,7 @@ def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
     for version, event in enumerate(events, start=1):
         try:
             if isinstance(event, TournamentCreated):
-                expected = decide_creation(state, event.name, event.game)
+                expected = decide_creation(state, event.name, event.game, event.vp_table)
             else:
                 command = ScheduleMatch(**{k: getattr(event, k) for k in ("round", "table",
                                                                           "match")})

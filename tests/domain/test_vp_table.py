@@ -14,6 +14,7 @@ from domain.vp_table import (
     CORRECTIONS,
     MP_STEP,
     PRINTED,
+    STANDARD,
     TABLES,
     Cell,
     MatchVp,
@@ -91,12 +92,15 @@ def test_printed_tables_are_the_sources_tables(game: str) -> None:
 
 def test_corrections_fix_exactly_the_printed_errors() -> None:
     for fix in CORRECTIONS:
-        printed = PRINTED[fix.game][fix.column][fix.winner_vp - 10]
+        column = STANDARD.column(MatchFormat.parse(fix.column, fix.game, smazzate_pari=(
+            fix.game == "briscola" and fix.column == "2smazzate")))
+        printed = column.printed[fix.winner_vp - 10]
         assert printed is not None
         assert printed[0 if fix.bound == "da" else 1] == fix.printed
-        row = next(r for r in TABLES[fix.game][fix.column] if r.winner_vp == fix.winner_vp)
-        assert (row.mp_from if fix.bound == "da" else row.mp_to) == fix.corrected
-    assert sorted(fix.note for fix in CORRECTIONS) == ["V1", "V2", "V5"]
+        row = next(r for r in column.rows if r.winner_vp == fix.winner_vp)
+        assert (row.mp_from if fix.bound == "da" else row.mp_to) == fix.decided
+    assert sorted(fix.reading for fix in CORRECTIONS) == ["V1", "V2", "V5"]
+    assert [r.id for r in STANDARD.readings] == ["V1", "V2", "V3", "V4", "V5"]
 
 
 def test_v1_cirulla_31pt_19_1_starts_at_25() -> None:
@@ -133,9 +137,18 @@ def test_v4_briscola_mp_are_even_and_odd_ones_go_to_the_row_below() -> None:
     assert vp_split(briscola("3sm"), 360) == (20, 0)
 
 
-def test_v5_cirulla_51pt_22_mp_is_16_4() -> None:
-    """000, 51pt column: "16-4 ... 19 21" and "17-3 ... 23 25": 22 MP is 16-4 (V5)."""
-    assert [vp_split(cirulla("51pt"), mp) for mp in (21, 22, 23)] == [(16, 4), (16, 4), (17, 3)]
+def test_v5_cirulla_51pt_17_3_starts_at_22() -> None:
+    """000, 51pt column: "16-4 ... 19 21" and "17-3 ... 23 25": 22 MP is 17-3 (V5, read as V1:
+    the row above keeps its printed end, the next row's start moves)."""
+    assert [vp_split(cirulla("51pt"), mp) for mp in (21, 22, 23)] == [(16, 4), (17, 3), (17, 3)]
+    assert mp_minimum(cirulla("6sm"), 17) == 22
+
+
+def test_v5_a_51pt_forfeit_giving_17_vp_has_mp_22() -> None:
+    """C13 "I MP ... calcolati dai VP in base ai corrispondenti minimi": 17 VP in 51pt is the
+    row 17-3, whose minimum is now 22 (it was 23 before V5 was read as V1)."""
+    ahead = forfeit("cirulla", (40, 17), guilty_side=1, unawarded_points=0)  # 41 - 17: 24 MP
+    assert forfeit_vp(cirulla("51pt"), ahead) == (17, 0, 22, -33)
 
 
 def test_negative_mp_is_refused() -> None:

@@ -162,6 +162,10 @@ class ToyRules:
         winner = (0 if scores[0] > scores[1] else 1) if over else None
         return Standing(scores, over, winner, "target" if over else "")
 
+    def made_so_far(self, match_format: int, results: Sequence[ToyResult],
+                    state: ToyState | None) -> tuple[int, int]:
+        return (0, 0)   # the toy keeps nothing of an interrupted smazzata
+
     def forfeit(self, match_format: int, results: Sequence[ToyResult], state: ToyState | None,
                 guilty_side: int,
                 adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:

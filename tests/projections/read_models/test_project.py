@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
+from unittest.mock import patch
 from uuid import UUID
 
 import pytest
@@ -29,7 +28,6 @@ from domain.record.envelope import RecordedBy
 from domain.record.events import IrregularityNoted, RulingRecorded
 from domain.record.match import MatchState
 from domain.shuffle import Seed
-from projections.read_models.engine import read_model_engine
 from projections.read_models.project import (
     TrackingMoved,
     advance,
@@ -42,6 +40,7 @@ from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF
 from replay_web.cli import _register, cli
 from tests.projections.conftest import Backend
+from tests.projections.read_models.rows import opened
 
 SEED = "5eed0000000000000000000000000001"
 AT = datetime(2026, 11, 23, 9, 30, tzinfo=UTC)
@@ -51,20 +50,13 @@ TABLES = ("rm_partite", "rm_smazzate")
 
 def _simulate(url: str, *count: str) -> None:
     _register()
-    result = CliRunner().invoke(cli, ["simulate", "matches", *count, "--store",
-                                      "--database", url])
+    # Without the command's own catch-up (replay_web/read_models.py): these tests fold.
+    with patch("replay_web.cli_store.catch_up_read_models", return_value=None):
+        result = CliRunner().invoke(cli, ["simulate", "matches", *count, "--store",
+                                          "--database", url])
     assert result.exit_code == 0, result.output
 
 
-@contextmanager
-def _opened(url: str) -> Iterator[tuple[MatchStore, Engine]]:
-    store = MatchStore(url=url)
-    engine = read_model_engine(url)
-    try:
-        yield store, engine
-    finally:
-        engine.dispose()
-        store.close()
 
 
 def _rows(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
@@ -97,7 +89,7 @@ def _annul_first_smazzata(store: MatchStore) -> str:
 
 def test_catch_up_folds_every_match_as_its_replay(backend: Backend) -> None:
     _simulate(backend.url)
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         annulled_in = _annul_first_smazzata(store)
         just_created = str(store.create_match(demo_set(Seed.from_hex(SEED), 1)[0].setup, AT,
                                               ARBITER))
@@ -138,8 +130,14 @@ def _check_partita(row: dict[str, Any], state: MatchState, facts: list[Any]) -> 
 
 def _check_smazzate(engine: Engine, matches: dict[str, MatchState]) -> None:
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT * FROM rm_smazzate")).mappings().all()
+        every = conn.execute(text("SELECT * FROM rm_smazzate")).mappings().all()
+    rows = [row for row in every if row["ended"]]
     assert len(rows) == sum(len(state.ended) for state in matches.values())
+    dealt = {(row["stream"], row["number"]) for row in every if not row["ended"]}
+    for stream, number in dealt:   # dealt, not ended: the smazzata in progress of its match
+        state = matches[stream]
+        assert state.result is None or state.forfeit is not None
+        assert number == len(state.ended)
     for row in rows:
         state = matches[row["stream"]]
         ended = next(e for e in state.ended if e.number == row["number"])
@@ -152,7 +150,7 @@ def _check_smazzate(engine: Engine, matches: dict[str, MatchState]) -> None:
 
 def test_dealer_of_each_smazzata_is_its_deal(backend: Backend) -> None:
     _simulate(backend.url, "--count", "4")
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         catch_up(store, engine)
         with engine.connect() as conn:
             rows = conn.execute(text("SELECT stream, number, dealer FROM rm_smazzate")).all()
@@ -164,11 +162,11 @@ def test_dealer_of_each_smazzata_is_its_deal(backend: Backend) -> None:
 
 def test_incremental_equals_rebuild_row_for_row(backend: Backend) -> None:
     _simulate(backend.url, "--count", "4")
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         assert catch_up(store, engine, batch=100) > 0
         first = _rows(engine)
     _simulate(backend.url, "--count", "8")
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         _annul_first_smazzata(store)
         catch_up(store, engine, batch=100)
         incremental = _rows(engine)
@@ -191,7 +189,7 @@ def test_a_restart_resumes_after_the_last_committed_batch(backend: Backend) -> N
         if len(batches) == 3:
             raise Interrupted
 
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         with pytest.raises(Interrupted):
             catch_up(store, engine, batch=40, each=fail_at_third)
         # The third batch was rolled back whole: its rows and its position.
@@ -207,7 +205,7 @@ def test_a_restart_resumes_after_the_last_committed_batch(backend: Backend) -> N
 
 def test_a_new_schema_version_drops_and_rebuilds(backend: Backend) -> None:
     _simulate(backend.url, "--count", "4")
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         catch_up(store, engine)
         clean = _rows(engine)
         with engine.begin() as conn:
@@ -224,7 +222,7 @@ def test_a_new_schema_version_drops_and_rebuilds(backend: Backend) -> None:
 
 def test_the_position_only_moves_forward_from_where_the_batch_began(backend: Backend) -> None:
     _simulate(backend.url, "--count", "2")
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         catch_up(store, engine)
         last = position(engine, store.name)
         assert last is not None and last > 10
@@ -241,12 +239,12 @@ def test_two_catch_ups_at_once_fold_each_event_once(backend: Backend) -> None:
 
     def run() -> None:
         try:
-            with _opened(backend.url) as (store, engine):
+            with opened(backend.url) as (store, engine):
                 catch_up(store, engine, batch=25)
         except BaseException as error:
             errors.append(error)
 
-    with _opened(backend.url) as (store, engine):
+    with opened(backend.url) as (store, engine):
         catch_up(store, engine, batch=1)   # the tables exist before the race
         with engine.begin() as conn:
             reset(conn)

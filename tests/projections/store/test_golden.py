@@ -4,10 +4,12 @@ golden/stored_events.jsonl holds the records as the first layout wrote them (cla
 envelope), golden/stored_events_v2.jsonl those of the second (every type with its `recorded_by`
 envelope, MatchCreated at class_version 2 with its options as strings): they are never
 rewritten, and must keep reading, through the upcasters, as the events they were.
-golden/stored_events_v3.jsonl pins the layout written today: every type at its current
-class_version (MatchCreated 3: options as JSON numbers and booleans). A change that alters a
+golden/stored_events_v3.jsonl those of the third (MatchCreated 3: options as JSON numbers and
+booleans). golden/stored_events_v4.jsonl pins the layout written today: every type at its
+current class_version (TournamentCreated 2: the VP table it declares; TimeoutRecorded 2 and
+Abandoned 2: the points kept from the interrupted smazzata). A change that alters a
 pinned line breaks every record already stored: raise the class_version with an upcaster
-instead. `python -m tests.projections.store.test_golden` rewrites the v3 file (review the diff:
+instead. `python -m tests.projections.store.test_golden` rewrites the v4 file (review the diff:
 only new lines may appear).
 """
 
@@ -36,6 +38,7 @@ from domain.events import (
 from domain.record.envelope import RecordedBy
 from domain.record.events import (
     Abandoned,
+    DeclaredVpTable,
     IrregularityNoted,
     MatchCreated,
     MatchEnded,
@@ -58,7 +61,8 @@ from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFa
 
 GOLDEN_V1 = Path(__file__).parent / "golden" / "stored_events.jsonl"
 GOLDEN_V2 = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"
-GOLDEN = Path(__file__).parent / "golden" / "stored_events_v3.jsonl"
+GOLDEN_V3 = Path(__file__).parent / "golden" / "stored_events_v3.jsonl"
+GOLDEN = Path(__file__).parent / "golden" / "stored_events_v4.jsonl"
 BY = RecordedBy("importer", "verbale-import 0.2.0", "torneo.txt:12")
 STREAM = UUID("5eed0000-0000-4000-8000-000000000001")
 C = parse_cards
@@ -130,9 +134,9 @@ V2: dict[str, object] = {
         verified=True),
 }
 
-# The layout of today: MatchCreated's options typed (class_version 3), with a flag and an
-# integer ruleset option to show it.
-SAMPLES: dict[str, object] = {
+# The third layout: MatchCreated's options typed (class_version 3), with a flag and an integer
+# ruleset option to show it.
+V3: dict[str, object] = {
     **V2,
     "MatchCreated": replace(
         V2["MatchCreated"],  # type: ignore[type-var]
@@ -140,8 +144,19 @@ SAMPLES: dict[str, object] = {
         match_format={"cappotto_ends": "true", "kind": "target", "ko": "false",
                       "length": "21"}),
 }
+# The layout of today: a tournament declaring its own VP table (TournamentCreated 2), and a
+# forfeit's points kept from the interrupted smazzata (TimeoutRecorded 2, Abandoned 2).
+SAMPLES: dict[str, object] = {
+    **V3,
+    "TimeoutRecorded": replace(V1["TimeoutRecorded"], kept=(3, 1)),  # type: ignore[type-var]
+    "Abandoned": replace(V1["Abandoned"], kept=(0, 0)),  # type: ignore[type-var]
+    "TournamentCreated": TournamentCreated(
+        name="Torneo di Natale", game="cirulla",
+        vp_table=DeclaredVpTable(name="natale.toml", text='name = "natale"\nversion = 1\n')),
+}
 CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
 CHANGED_V3 = ("MatchCreated",)
+CHANGED_V4 = ("TournamentCreated", "TimeoutRecorded", "Abandoned")
 
 
 def _stored_line(name: str) -> str:
@@ -181,6 +196,24 @@ def test_the_pinned_json_reads_back_as_the_same_event_and_envelope(name: str) ->
     assert _read(line) == SAMPLES[name]
     fact = FACT_NAMED[record["type"]](**record)
     assert fact.envelope() == BY
+
+
+@pytest.mark.parametrize("name", sorted(V3))
+def test_every_version_3_record_still_reads_as_the_event_it_was(name: str) -> None:
+    """The third layout, as stored before TournamentCreated's class_version 2: a tournament
+    of then reads with no declared VP table (None: the standard table)."""
+    line = _lines(GOLDEN_V3)[name]
+    record = json.loads(line)
+    assert record["class_version"] == (3 if name in CHANGED_V3 else 2 if name in CHANGED
+                                       else 1)
+    assert _read(line) == V3[name]
+    assert FACT_NAMED[name](**record).envelope() == BY
+
+
+def test_a_version_1_tournament_created_reads_as_declaring_the_standard_table() -> None:
+    for path in (GOLDEN_V1, GOLDEN_V2, GOLDEN_V3):
+        created = _read(_lines(path)["TournamentCreated"])
+        assert isinstance(created, TournamentCreated) and created.vp_table is None
 
 
 @pytest.mark.parametrize("name", sorted(V2))
@@ -223,7 +256,15 @@ def test_the_changed_types_are_at_their_version_and_their_older_records_differ()
         assert FACT_NAMED[name].class_version == today
         assert json.loads(_lines(GOLDEN_V1)[name])["class_version"] == 1
         assert json.loads(_lines(GOLDEN_V2)[name])["class_version"] == 2
+        assert json.loads(_lines(GOLDEN_V3)[name])["class_version"] == today
         assert json.loads(_lines(GOLDEN)[name])["class_version"] == today
+    for name in CHANGED_V4:
+        assert FACT_NAMED[name].class_version == 2
+        for older in (GOLDEN_V1, GOLDEN_V2, GOLDEN_V3):
+            assert json.loads(_lines(older)[name])["class_version"] == 1
+    assert json.loads(_lines(GOLDEN)["TournamentCreated"])["data"]["vp_table"] == {
+        "name": "natale.toml", "text": 'name = "natale"\nversion = 1\n'}
+    assert json.loads(_lines(GOLDEN)["TimeoutRecorded"])["data"]["kept"] == [3, 1]
     created = json.loads(_lines(GOLDEN)["MatchCreated"])["data"]
     assert created["match_format"] == {"cappotto_ends": True, "kind": "target", "ko": False,
                                        "length": 21}
@@ -231,15 +272,22 @@ def test_the_changed_types_are_at_their_version_and_their_older_records_differ()
 
 
 def test_the_v2_golden_file_is_frozen() -> None:
-    """Every line of the v2 file but MatchCreated's is also today's line: only a raised
+    """Every line of the v2 file but MatchCreated's is also the v3 file's line: only a raised
     class_version changes a layout."""
-    older, today = _lines(GOLDEN_V2), _lines(GOLDEN)
+    older, later = _lines(GOLDEN_V2), _lines(GOLDEN_V3)
+    assert sorted(older) == sorted(later)
+    assert [n for n in sorted(later) if older[n] != later[n]] == list(CHANGED_V3)
+
+
+def test_the_v3_golden_file_is_frozen() -> None:
+    """Every line of the v3 file but those of CHANGED_V4 is also today's line."""
+    older, today = _lines(GOLDEN_V3), _lines(GOLDEN)
     assert sorted(older) == sorted(today)
-    assert [n for n in sorted(today) if older[n] != today[n]] == list(CHANGED_V3)
+    assert [n for n in sorted(today) if older[n] != today[n]] == sorted(CHANGED_V4)
 
 
 if __name__ == "__main__":
-    # Regenerate the v3 golden file after adding an event type or a class_version:
+    # Regenerate the v4 golden file after adding an event type or a class_version:
     # .venv/bin/python -m tests.projections.store.test_golden, then review the diff.
     GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in sorted(SAMPLES)),
                       encoding="utf-8")

@@ -1,0 +1,182 @@
+"""The read models for a command that reads them (`scores`, `matches`, `standings`, `player`).
+
+Before reading, the tables are brought up to date with the store: when they are behind and the
+store can be written, the events recorded since are folded in (the same `catch_up` as after a
+write command, replay_web/read_models.py). When the store cannot be written (a read-only file, a
+read-only PostgreSQL session, a failing catch-up), the command reads what the tables hold and
+says on standard error, in one line, how many events they are behind.
+
+A command that finds them up to date writes nothing: the store is first looked at read-only
+(nothing created: a missing store is one line, exit 1), and the SQLite file is then read
+`mode=ro`, as the store's own read-only opening does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+from sqlalchemy import URL, Engine, create_engine, event
+
+from replay_web.cli import CommandFailed, UsageProblem, classify
+from replay_web.cli_database import open_store
+from replay_web.i18n import _, ngettext
+
+CANDIDATES_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Lag:
+    """Where the read models stand against the store: the store's last notification, the
+    last one folded (None: never), and whether their tables have this layout."""
+
+    head: int
+    folded: int | None
+    current: bool
+
+    @property
+    def behind(self) -> int:
+        return max(self.head - (self.folded or 0), 0) if self.current else self.head
+
+
+@contextmanager
+def open_read_models(database: str | None) -> Iterator[Engine]:
+    """The engine of the read models of the store `--database` names, caught up when the store
+    can be written; else as they stand (a line on standard error says how far behind)."""
+    from projections.store.config import database_url
+
+    url = database or database_url()
+    lag = _lag(database, url)
+    if lag.current and lag.behind == 0:
+        engine = reading_engine(url)
+    else:
+        engine = _caught_up(database, url, lag)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def _lag(database: str | None, url: str) -> Lag:
+    """Looked at read-only: the store's log first (an immutable reader of a SQLite file must
+    have done with it before another connection opens the file), then the read models."""
+    store = open_store(database, read_only=True)
+    try:
+        head = store.recorder.max_notification_id() or 0
+        name = store.name
+    finally:
+        store.close()
+    engine = reading_engine(url)
+    try:
+        return _position(engine, name, head)
+    finally:
+        engine.dispose()
+
+
+def _position(engine: Engine, name: str, head: int) -> Lag:
+    from projections.read_models.project import position
+    from projections.read_models.schema import SCHEMA_VERSION, stored_version
+
+    with engine.connect() as conn:
+        current = stored_version(conn) == SCHEMA_VERSION
+    return Lag(head, position(engine, name) if current else None, current)
+
+
+def _caught_up(database: str | None, url: str, lag: Lag) -> Engine:
+    """The writable engine with every event folded in; else (the store cannot be written) the
+    reading engine, once the lag is said. No tables at all cannot be read: exit 1."""
+    from projections.read_models.engine import read_model_engine
+    from projections.read_models.project import catch_up
+
+    reason = _unwritable(url)
+    if reason is None:
+        try:
+            store = open_store(database)
+            try:
+                engine = read_model_engine(url)
+                try:
+                    catch_up(store, engine)
+                except BaseException:
+                    engine.dispose()
+                    raise
+                return engine
+            finally:
+                store.close()
+        except Exception as error:   # whatever it was, the tables as they stand are read
+            reason = classify(error)[1]
+    if not lag.current:
+        raise CommandFailed(_("the read models are not built in this store and it cannot be "
+                              "written ({reason}); run 'verbale project' where it can be")
+                            .format(reason=reason))
+    click.echo(ngettext(
+        "the read models are {n} event behind the store, which cannot be written now "
+        "({reason}); 'verbale project' catches them up",
+        "the read models are {n} events behind the store, which cannot be written now "
+        "({reason}); 'verbale project' catches them up", lag.behind).format(
+            n=lag.behind, reason=reason), err=True)
+    return reading_engine(url)
+
+
+def _unwritable(url: str) -> str | None:
+    """Why a SQLite store file cannot be written (its mode, an immutable file, a read-only
+    file system: what `access` says, for root too), None when it can or is not a file."""
+    path = _sqlite_path(url)
+    if path is None:
+        return None
+    if not os.access(path, os.W_OK):
+        return _("the file {file} is read-only").format(file=path)
+    if not os.access(path.parent, os.W_OK):
+        return _("the directory {directory} is read-only").format(directory=path.parent)
+    return None
+
+
+def _sqlite_path(url: str) -> Path | None:
+    from projections.store.config import store_env
+
+    env = store_env(url)
+    return Path(env["SQLITE_DBNAME"]) if "SQLITE_DBNAME" in env else None
+
+
+def reading_engine(url: str) -> Engine:
+    """An engine that only reads: for SQLite the file opened `mode=ro` (`immutable=1` when no
+    writer has it open, as the store's read-only opening does: no -wal or -shm file left
+    behind); for PostgreSQL the read models' own engine."""
+    path = _sqlite_path(url)
+    if path is None:
+        from projections.read_models.engine import read_model_engine
+        return read_model_engine(url)
+    from projections.store.opening import read_only_uri
+
+    engine = create_engine(URL.create("sqlite+pysqlite", database=read_only_uri(path),
+                                      query={"uri": "true"}))
+
+    @event.listens_for(engine, "connect")
+    def _autocommit(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None   # a reader opens no write transaction
+
+    return engine
+
+
+def resolve_match(engine: Engine, text: str) -> str:
+    """The match `--match TEXT` names among the read models (a whole id or a unique start, as
+    `verbale matches` prints it); a usage problem if none or several."""
+    from projections.read_models.queries import matches_starting
+    from replay_web.match_ids import check_match_text
+
+    given = text.strip()
+    check_match_text(given)
+    found = matches_starting(engine, given.replace("-", "").lower(), CANDIDATES_SHOWN + 1)
+    if not found:
+        raise UsageProblem(_("--match {text}: no match starts with {text}").format(text=given))
+    if len(found) > 1:
+        shown = ", ".join(found[:CANDIDATES_SHOWN])
+        more = _(", ...") if len(found) > CANDIDATES_SHOWN else ""
+        raise UsageProblem(_("--match {text}: several matches start with {text}: {candidates}"
+                             "{more}; give more of the id").format(
+                                 text=given, candidates=shown, more=more))
+    return found[0]
