@@ -122,7 +122,9 @@ def headers() -> list[str]:
 
 
 def row(match: MatchRow) -> list[str]:
-    return [match.prefix, match.game, ", ".join(match.players), match.match_format,
+    flags = ",".join(flag.replace("_", "-") for flag in match.flags)
+    return [match.prefix, match.game, ", ".join(match.players),
+            match.match_format + (f" {flags}" if flags else ""),
             provenance_word(match.provenance), state_words(match), result_words(match),
             "" if match.mp is None else str(match.mp), pair(match.vp), str(match.rulings),
             str(match.irregularities), verdict_words(match)]
@@ -181,7 +183,7 @@ def as_record(match: MatchRow) -> dict[str, Any]:
     return {
         "id": match.stream, "prefix": match.prefix, "created": match.created,
         "game": match.game, "players": list(match.players), "sides": list(match.sides),
-        "format": match.match_format, "provenance": match.provenance,
+        "format": match.match_format, "flags": list(match.flags), "provenance": match.provenance,
         "tournament": tournament, "state": match.state, "ended_how": match.how,
         "ruled": match.ruled, "scores": _list(match.scores), "unit": match.unit,
         "winners": None if match.winners is None else list(match.winners),

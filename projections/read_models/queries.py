@@ -32,6 +32,7 @@ from projections.read_models.schema import (
     Verdetto,
 )
 from projections.read_models.tallies import STORED_MATCHES, match_format
+from projections.store.listing import format_text
 
 PREFIX_MINIMUM = 8
 COUNT_CAP = 10_000
@@ -76,6 +77,7 @@ class MatchRow:
     players: tuple[str, ...]
     sides: tuple[int, ...]
     match_format: str
+    flags: tuple[str, ...]   # the format's flags that are on (ko, cappotto_ends, ...)
     provenance: str | None
     state: str
     how: str | None
@@ -213,7 +215,9 @@ def _row(session: Session, partita: Partita, tournament_name: str | None,
         created=partita.created, game=partita.game, tournament=partita.tournament,
         tournament_name=tournament_name, round=partita.round, table=partita.table_number,
         players=tuple(json.loads(partita.players)), sides=tuple(json.loads(partita.sides)),
-        match_format=partita.match_format, provenance=partita.provenance, state=partita.state,
+        match_format=partita.match_format,
+        flags=_flags(partita.game, partita.format_options), provenance=partita.provenance,
+        state=partita.state,
         how=partita.how, ruled=partita.ruled,
         scores=(partita.score_0, partita.score_1) if ended else None,  # type: ignore[arg-type]
         unit=partita.unit, winner=partita.winner, mp=partita.mp,
@@ -222,6 +226,11 @@ def _row(session: Session, partita: Partita, tournament_name: str | None,
         irregularities=partita.irregularities,
         verdict=verdict.verdict if verdict is not None and current else None,
         findings=verdict.findings if verdict is not None and current else None)
+
+
+@lru_cache(maxsize=256)
+def _flags(game: str, options: str) -> tuple[str, ...]:
+    return format_text(game, json.loads(options)).flags
 
 
 def _pair(a: int | None, b: int | None) -> tuple[int, int] | None:

@@ -34,7 +34,8 @@ from tests.projections.conftest import Backend, make_backend
 SEED = "5eed0000000000000000000000000001"
 HEADER = ["id", "game", "players", "format", "recorded", "state", "result", "MP", "VP",
           "rulings", "irregularities", "verdict"]
-RECORD_KEYS = {"id", "prefix", "created", "game", "players", "sides", "format", "provenance",
+RECORD_KEYS = {"id", "prefix", "created", "game", "players", "sides", "format", "flags",
+               "provenance",
                "tournament", "state", "ended_how", "ruled", "scores", "unit", "winners", "mp",
                "vp", "mp_per_side", "smazzate", "spareggi", "rulings", "irregularities",
                "verdict", "findings"}
@@ -111,6 +112,9 @@ def test_matches_json_numbers_as_numbers_and_the_filters(recorded: Backend) -> N
         assert UUID(match["id"]).hex.startswith(match["prefix"].replace("-", ""))
         assert match["state"] == "ended" and match["provenance"] == "simulated"
         assert set(match["winners"]) <= set(match["players"])
+        assert set(match["flags"]) <= {"ko", "cappotto_ends", "vinco_subito", "target_strict",
+                                       "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp",
+                                       "cappotto_waits_end"}
     (briscola,) = _json(recorded, "--game", "briscola")
     assert briscola["format"] == "3smazzate"
     assert briscola["tournament"] is None and len(briscola["players"]) == 4
