@@ -4,6 +4,8 @@ optional), as `verbale matches` prints it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 from uuid import UUID
 
 from projections.store.app import MatchStore
@@ -13,6 +15,7 @@ from replay_web.i18n import _
 PREFIX_MINIMUM = 4
 CANDIDATES_SHOWN = 5
 _HEX = re.compile(r"[0-9a-f]+")
+T = TypeVar("T")
 
 
 def check_match_text(text: str) -> None:
@@ -40,7 +43,12 @@ def resolve_match(store: MatchStore, text: str) -> UUID:
                 text=given))
         return stream
     check_match_text(text)
-    found = store.streams_starting(digits, CANDIDATES_SHOWN + 1)
+    return only_one(given, store.streams_starting(digits, CANDIDATES_SHOWN + 1))
+
+
+def only_one(given: str, found: Sequence[T]) -> T:
+    """The one match found for `--match given`; a usage problem if none or several (up to
+    CANDIDATES_SHOWN + 1 found are enough to say so)."""
     if not found:
         raise UsageProblem(_("--match {text}: no match starts with {text}").format(text=given))
     if len(found) > 1:

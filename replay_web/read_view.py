@@ -23,11 +23,9 @@ from typing import Any
 import click
 from sqlalchemy import URL, Engine, create_engine, event
 
-from replay_web.cli import CommandFailed, UsageProblem, classify
+from replay_web.cli import CommandFailed, classify
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext
-
-CANDIDATES_SHOWN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,17 +164,9 @@ def resolve_match(engine: Engine, text: str) -> str:
     """The match `--match TEXT` names among the read models (a whole id or a unique start, as
     `verbale matches` prints it); a usage problem if none or several."""
     from projections.read_models.queries import matches_starting
-    from replay_web.match_ids import check_match_text
+    from replay_web.match_ids import CANDIDATES_SHOWN, check_match_text, only_one
 
     given = text.strip()
     check_match_text(given)
-    found = matches_starting(engine, given.replace("-", "").lower(), CANDIDATES_SHOWN + 1)
-    if not found:
-        raise UsageProblem(_("--match {text}: no match starts with {text}").format(text=given))
-    if len(found) > 1:
-        shown = ", ".join(found[:CANDIDATES_SHOWN])
-        more = _(", ...") if len(found) > CANDIDATES_SHOWN else ""
-        raise UsageProblem(_("--match {text}: several matches start with {text}: {candidates}"
-                             "{more}; give more of the id").format(
-                                 text=given, candidates=shown, more=more))
-    return found[0]
+    return only_one(given, matches_starting(engine, given.replace("-", "").lower(),
+                                            CANDIDATES_SHOWN + 1))
