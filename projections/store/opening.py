@@ -25,7 +25,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from eventsourcing.persistence import ApplicationRecorder, IntegrityError, PersistenceError
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    ConnectionPoolClosedError,
+    IntegrityError,
+    PersistenceError,
+)
 from eventsourcing.sqlite import (
     SQLiteConnection,
     SQLiteConnectionPool,
@@ -190,8 +195,16 @@ class _GuardedSQLiteDatastore(SQLiteDatastore):
 
     @contextmanager
     def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
-        with _guarded(self.where), super().get_connection(commit=commit) as conn:
-            yield conn
+        try:
+            with _guarded(self.where), super().get_connection(commit=commit) as conn:
+                yield conn
+        except ConnectionPoolClosedError as error:
+            # Ctrl-C between taking a connection and using it leaves this generator open until
+            # it is collected, after the store closed its pool: giving the connection back
+            # then fails, and Python would print that after "verbale: interrupted". The
+            # connection went with its pool; only that late close is let through.
+            if not isinstance(error.__context__, GeneratorExit):
+                raise
 
 
 class _ReadOnlyPool(SQLiteConnectionPool):

@@ -435,3 +435,22 @@ def test_redact_drops_the_password_only() -> None:
     assert redact("postgresql://me:pw@db.example:5433/x?schema=s") == \
         "postgresql://me@db.example:5433/x?schema=s"
     assert redact("sqlite:///var/verbale.db") == "sqlite:///var/verbale.db"
+
+
+def test_a_connection_left_taken_by_ctrl_c_is_let_go_quietly(tmp_path: Path) -> None:
+    """Ctrl-C between taking a connection and using it leaves its context open; once the store
+    has closed its pool, collecting it must not print a traceback after "interrupted"."""
+    import gc
+
+    store = MatchStore(url=f"sqlite:///{tmp_path / 'verbale.db'}")
+    taken = store.recorder.datastore.get_connection(commit=False)
+    taken.__enter__()
+    store.close()
+    unraisable: list[object] = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        del taken
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert unraisable == []
