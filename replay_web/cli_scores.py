@@ -15,7 +15,8 @@ from typing import Any
 
 import click
 
-from projections.read_models.queries import MatchRow, MatchScores, Ruling, SmazzataScore
+from projections.read_models.queries import MatchRow
+from projections.read_models.scores import MatchScores, Ruling, SmazzataScore
 from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_legal import reason_text
 from replay_web.cli_matches import as_record, result_words, state_words
@@ -33,7 +34,7 @@ def scores(match_text: str, as_json: bool, database: str | None) -> None:
     """A match's scores: each smazzata's breakdown per side, accusi, cappotto, annulled
     smazzate and the running totals; the arbiter's rulings, the penalty, the total, and the
     result with its MP and VP (and the VP table used)."""
-    from projections.read_models.queries import match_scores
+    from projections.read_models.scores import match_scores
     from replay_web.match_ids import check_match_text
 
     check_match_text(match_text)

@@ -53,8 +53,8 @@ from domain.record.events import (
 from domain.record.simulate import Incidents
 from domain.vp_table import FORFEIT_MIN_VP, VP_TOTAL, cappotto_vp, settled_vp
 from projections.read_models.project import catch_up, rebuild
-from projections.read_models.queries import match_scores
 from projections.read_models.schema import FOLDED_TABLES, Linea, Partita
+from projections.read_models.scores import match_scores
 from projections.read_models.tallies import LINE_JOIN
 from projections.store.app import MatchStore
 from tests.projections.conftest import Backend

@@ -30,9 +30,9 @@ from projections.read_models.queries import (
     MatchQuery,
     MatchRow,
     match_page,
-    match_scores,
     matches_starting,
 )
+from projections.read_models.scores import match_scores
 from projections.read_models.standings import (
     StandingsError,
     parse_tiebreak,
