@@ -17,12 +17,11 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import click
-from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy import Engine
 
+from projections.read_models.engine import reading_engine, sqlite_path
 from replay_web.cli import CommandFailed, classify
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext
@@ -123,7 +122,7 @@ def _caught_up(database: str | None, url: str, lag: Lag) -> Engine:
 def _unwritable(url: str) -> str | None:
     """Why a SQLite store file cannot be written (its mode, an immutable file, a read-only
     file system: what `access` says, for root too), None when it can or is not a file."""
-    path = _sqlite_path(url)
+    path = sqlite_path(url)
     if path is None:
         return None
     if not os.access(path, os.W_OK):
@@ -131,33 +130,6 @@ def _unwritable(url: str) -> str | None:
     if not os.access(path.parent, os.W_OK):
         return _("the directory {directory} is read-only").format(directory=path.parent)
     return None
-
-
-def _sqlite_path(url: str) -> Path | None:
-    from projections.store.config import store_env
-
-    env = store_env(url)
-    return Path(env["SQLITE_DBNAME"]) if "SQLITE_DBNAME" in env else None
-
-
-def reading_engine(url: str) -> Engine:
-    """An engine that only reads: for SQLite the file opened `mode=ro` (`immutable=1` when no
-    writer has it open, as the store's read-only opening does: no -wal or -shm file left
-    behind); for PostgreSQL the read models' own engine."""
-    path = _sqlite_path(url)
-    if path is None:
-        from projections.read_models.engine import read_model_engine
-        return read_model_engine(url)
-    from projections.store.opening import read_only_uri
-
-    engine = create_engine(URL.create("sqlite+pysqlite", database=read_only_uri(path),
-                                      query={"uri": "true"}))
-
-    @event.listens_for(engine, "connect")
-    def _autocommit(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None   # a reader opens no write transaction
-
-    return engine
 
 
 def resolve_match(engine: Engine, text: str) -> str:

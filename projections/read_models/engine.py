@@ -2,6 +2,8 @@
 projections/store/config.py), so that the tables sit beside the events, in the same SQLite file
 or the same PostgreSQL schema (`?schema=`).
 
+`reading_engine` is the engine of a command that only reads (SQLite opened `mode=ro`).
+
 SQLite transactions are made explicit (the driver's own transaction handling switched off), so
 that a batch of the projection with its tracking position, or a drop-and-create of the tables,
 commits whole or not at all; a transaction of `writing(engine)` begins `BEGIN IMMEDIATE` (it
@@ -11,11 +13,13 @@ upgraded to a write), any other a plain `BEGIN` (readers take no write lock).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Engine, create_engine, event
 
 from projections.store.config import APPLICATION_NAME, store_env
+from projections.store.opening import read_only_uri
 
 _WRITE = "verbale_write"
 
@@ -61,3 +65,26 @@ def _postgres(env: dict[str, str]) -> Engine:
                          connect_args={"options": f"-c search_path={schema}",
                                        "connect_timeout": int(env["POSTGRES_CONNECT_TIMEOUT"]),
                                        "application_name": APPLICATION_NAME})
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite store URL; None for PostgreSQL."""
+    env = store_env(url)
+    return Path(env["SQLITE_DBNAME"]) if "SQLITE_DBNAME" in env else None
+
+
+def reading_engine(url: str) -> Engine:
+    """An engine that only reads: for SQLite the file opened `mode=ro` (`immutable=1` when no
+    writer has it open, as the store's read-only opening does: no -wal or -shm file left
+    behind); for PostgreSQL the read models' own engine."""
+    path = sqlite_path(url)
+    if path is None:
+        return read_model_engine(url)
+    engine = create_engine(URL.create("sqlite+pysqlite", database=read_only_uri(path),
+                                      query={"uri": "true"}))
+
+    @event.listens_for(engine, "connect")
+    def _autocommit(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None   # a reader opens no write transaction
+
+    return engine
