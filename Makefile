@@ -22,22 +22,24 @@ $(DEV_STAMP): $(RUN_STAMP)
 	$(PIP) -e '.[dev]'
 	@touch $@
 
-# The main job: demo data recorded into the embedded SQLite store (var/verbale.db), verified.
-# (The viewer is not built yet; until it is, `run` lists the recorded matches.)
+# The main job: demo data recorded into the embedded SQLite store (var/verbale.db), verified,
+# an arbiter account for the demo (its password printed the first time), and the replay viewer
+# served on 127.0.0.1 (waitress) until Ctrl-C. `make run PORT=8001` when 8000 is taken.
+PORT ?= 8000
+DEMO_MATCH := 5c319fbd
 run: $(RUN_STAMP)
 	$(BIN)/verbale simulate matches --store
 	$(BIN)/verbale verify --record
-	$(BIN)/verbale matches --limit 10
+	$(BIN)/verbale arbiter add arbitro --generate-password --if-missing
 	@echo
-	@echo "make run: verbale is installed in $(VENV) (runtime packages only; 'make test' adds the dev tools),"
-	@echo "the demo set of matches is recorded in $(DEMO_DB) and verified. Next:"
-	@echo "  $(BIN)/verbale matches                 # every stored match (ids, result, MP, VP, verdict)"
-	@echo "  $(BIN)/verbale scores --match ID       # a match's smazzate, breakdowns and running totals"
-	@echo "  $(BIN)/verbale standings --tournament cirulla   # a demo tournament's standings"
-	@echo "  $(BIN)/verbale verify --match ID       # re-check one match (an id prefix is enough)"
-	@echo "  $(BIN)/verbale export --match ID -o match.jsonl && $(BIN)/verbale audit match.jsonl"
-	@echo "  $(BIN)/verbale simulate cirulla --players 4 --format 21pt   # a match log, fresh seed"
-	@echo "  $(BIN)/verbale --help                  # every command (--lang it for Italian)"
+	@echo "Seat links of a demo match (each seat sees its own hand; 'verbale arbiter links --match ID'):"
+	@$(BIN)/verbale arbiter links --match $(DEMO_MATCH) --base-url http://127.0.0.1:$(PORT)
+	@echo
+	@echo "make run: verbale is installed in $(VENV) (runtime packages only; 'make test' adds the dev tools)."
+	@echo "The demo matches are in $(DEMO_DB). The arbiter view needs a login: arbitro, with the password"
+	@echo "printed above the first time ('$(BIN)/verbale arbiter passwd arbitro' sets a new one)."
+	@echo "Other commands: $(BIN)/verbale --help (--lang it for Italian)."
+	$(BIN)/verbale serve --host 127.0.0.1 --port $(PORT)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -61,7 +63,9 @@ MESSAGES_POT := replay_web/locale/verbale.pot
 .PHONY: messages
 messages: $(DEV_STAMP)
 	$(BIN)/pybabel --quiet extract -F babel.cfg --no-default-keywords -k _ -k ngettext:1,2 -k say -k N_ \
+		-k gettext -k lazy_gettext -k lazy_ngettext:1,2 \
 		-c TRANSLATORS: --project verbale --sort-by-file -o $(MESSAGES_POT) replay_web/*.py \
+		replay_web/web/*.py replay_web/web/templates/*.html \
 		$(shell find domain projections -name '*.py') $(CLICK_DIR)/*.py
 	$(BIN)/pybabel --quiet update -D verbale -i $(MESSAGES_POT) -d replay_web/locale \
 		--no-fuzzy-matching --ignore-obsolete

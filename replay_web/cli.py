@@ -29,10 +29,13 @@ _LAZY: dict[str, dict[str, str]] = {
          "audit": "replay_web.cli_audit", "matches": "replay_web.cli_matches",
          "project": "replay_web.cli_project", "rebuild": "replay_web.cli_project",
          "vp": "replay_web.cli_vp", "scores": "replay_web.cli_scores",
-         "standings": "replay_web.cli_standings", "player": "replay_web.cli_standings"},
+         "standings": "replay_web.cli_standings", "player": "replay_web.cli_standings",
+         "serve": "replay_web.cli_serve"},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",
                  "matches": "replay_web.cli_store"},
     "legal": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola"},
+    "arbiter": {name: "replay_web.cli_arbiter"
+                for name in ("add", "passwd", "remove", "list", "links", "rotate-secret")},
 }
 
 
@@ -165,6 +168,11 @@ def simulate() -> None:
 @cli.group(cls=LazyGroup)
 def legal() -> None:
     """The arbiter's quick check: every legal play in a position."""
+
+
+@cli.group(cls=LazyGroup)
+def arbiter() -> None:
+    """The viewer's arbiter accounts, and the links that show a match to one seat."""
 
 
 def _register() -> None:

@@ -291,3 +291,18 @@ def matches_starting(engine: Engine, digits: str, limit: int) -> list[str]:
         return list(session.scalars(select(Partita.stream).where(
             Partita.stream >= dashed, Partita.stream < upper).order_by(Partita.stream)
             .limit(limit)))
+
+
+def one_match(engine: Engine, stream: str) -> MatchRow | None:
+    """One match's row of the list (its result, VP, verdict) in one query: what a match page's
+    header and badges need; None when the read models do not have it."""
+    with Session(engine) as session, session.begin():
+        found = session.execute(
+            select(Partita, Torneo.name, Verdetto)
+            .outerjoin(Torneo, Torneo.stream == Partita.tournament)
+            .outerjoin(Verdetto, Verdetto.stream == Partita.stream)
+            .where(Partita.stream == stream)).first()
+        if found is None:
+            return None
+        partita, name, verdict = found
+        return match_row(session, partita, name, verdict, prefix=stream[:PREFIX_MINIMUM])

@@ -1,0 +1,44 @@
+"""`verbale serve`: the replay viewer (replay_web/web) over the store, served by waitress, a
+production WSGI server (pure Python, threads; Flask's own server is for development only).
+
+Before serving, the read models are brought up to date with the store (the same catch-up as
+the other reading commands); the viewer then keeps them current after each ruling it records.
+The URL is printed once the socket listens, so a script can wait for that line.
+"""
+
+from __future__ import annotations
+
+import click
+
+from replay_web.cli import cli, database_option
+from replay_web.i18n import _
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="The port to listen on (0: any free port).")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
+              help="Requests served at once.")
+@database_option
+def serve(host: str, port: int, threads: int, database: str | None) -> None:
+    """Serve the replay viewer: the match list, each match step by step as a seat, the public
+    or the arbiter saw it, the printable verbale and the JSON API."""
+    from waitress.server import create_server
+
+    from replay_web.read_view import open_read_models
+    from replay_web.web.app import create_app
+
+    with open_read_models(database):
+        pass   # caught up (or said how far behind) before the first request
+    app = create_app(database)
+    server = create_server(app, host=host, port=port, threads=threads, ident="verbale")
+    bound_port = server.effective_port
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    click.echo(_("verbale viewer: http://{host}:{port}/ (Ctrl-C stops it)").format(
+        host=f"[{shown}]" if ":" in shown else shown, port=bound_port), err=False)
+    try:
+        server.run()
+    finally:
+        server.close()
