@@ -264,6 +264,13 @@ def card(code: str, css_class: str = "card") -> Markup:
     return card_svg(parse_card(code), g.get("suits", "italian"), css_class=css_class)
 
 
+def card_name(code: str) -> str:
+    """A card in words of the suits the user chose: `7d` or `7♦` (`??` stays `??`)."""
+    if code == UNKNOWN_CODE or g.get("suits", "italian") != "french":
+        return code
+    return parse_card(code).render("french")
+
+
 def card_back(css_class: str = "card back") -> Markup:
     from flask_babel import gettext
 
@@ -298,6 +305,6 @@ def seat_links(match_id: str, players: int) -> list[str]:
 
 
 def template_globals() -> dict[str, Any]:
-    return {"card": card, "card_back": card_back, "term": term, "step_url": step_url,
-            "logged_arbiter": logged_arbiter, "running_chart": running_chart,
+    return {"card": card, "card_name": card_name, "card_back": card_back, "term": term,
+            "step_url": step_url, "logged_arbiter": logged_arbiter, "running_chart": running_chart,
             "seat_links": seat_links}

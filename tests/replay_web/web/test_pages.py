@@ -97,3 +97,15 @@ def test_senza_carte_viste_le_mani_precedenti_non_si_vedono(
             assert shown[:players] == [None] * players and None not in shown[players:]
         checked[viste] += 1
     assert checked[False] > 0
+
+
+def test_la_cronologia_scrive_le_carte_nei_semi_scelti(
+        client: FlaskClient, web_demo: Demo) -> None:
+    """The timeline's cards follow the suits switch; `data-card` keeps the compact code."""
+    stream = next(iter(web_demo.matches()))
+    names = re.compile(r'<span class="cardname" data-card="([^"]+)">([^<]+)</span>')
+    italian = names.findall(client.get(f"/matches/{stream}").get_data(as_text=True))
+    french = names.findall(client.get(f"/matches/{stream}?suits=french").get_data(as_text=True))
+    assert italian and all(code == text for code, text in italian)
+    assert [code for code, _ in french] == [code for code, _ in italian]
+    assert all(text[-1] in "♦♥♣♠" for _, text in french)
