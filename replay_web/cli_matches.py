@@ -13,7 +13,15 @@ from typing import Any
 
 import click
 
-from projections.read_models.queries import PAGE_SIZE, MatchPage, MatchQuery, MatchRow
+from domain.record.events import PROVENANCES
+from projections.read_models.queries import (
+    HOWS,
+    LIST_STATES,
+    PAGE_SIZE,
+    MatchPage,
+    MatchQuery,
+    MatchRow,
+)
 from replay_web.cli import cli, database_option
 from replay_web.cli_legal import reason_text
 from replay_web.i18n import _, ngettext
@@ -21,10 +29,6 @@ from replay_web.read_view import open_read_models
 from replay_web.tables import Grid, echo_json, pair, show
 
 _NUMERIC = (7, 8, 9, 10)   # the columns right-aligned: MP, VP, rulings, irregularities
-HOWS = ("target", "smazzate", "points", "cappotto", "vinco-subito", "spareggio", "timeout",
-        "abandon", "ruling")
-"""--how: a settlement's way of ending (domain.record.events.ENDINGS, "vinco subito" written
-with a dash), "ruling" (a result restated after a ruling), "spareggio" (a KO tie-break)."""
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -52,9 +56,9 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> str 
               help="Only matches created on this day (YYYY-MM-DD, UTC) or later.")
 @click.option("--until", default=None, callback=_day,
               help="Only matches created on this day (YYYY-MM-DD, UTC) or earlier.")
-@click.option("--provenance", type=click.Choice(["live", "simulated", "transcribed"]),
+@click.option("--provenance", type=click.Choice(PROVENANCES),
               default=None, help="Only matches recorded this way.")
-@click.option("--state", type=click.Choice(["in-progress", "ended"]), default=None,
+@click.option("--state", type=click.Choice(LIST_STATES), default=None,
               help="Only matches in progress, or only those ended.")
 @click.option("--how", type=click.Choice(HOWS), default=None,
               help="Only matches that ended this way ('ruling': a result restated by an "

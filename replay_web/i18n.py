@@ -21,7 +21,7 @@ import gettext
 import importlib
 import inspect
 import os
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -78,23 +78,25 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 
 
-def translate(text: object) -> str:
+def translate(text: object, lookup: Callable[[str], str] | None = None) -> str:
     """A message of `domain` or `projections` (domain.text.Said) in the chosen language, its
-    parameters that are messages too translated with it; any other text as it is."""
+    parameters that are messages too translated with it; any other text as it is. `lookup`:
+    another catalogue look-up than the command line's (the viewer's, per request)."""
     if not isinstance(text, Said):
         return str(text)
-    params = {name: translate(value) if isinstance(value, Said) else value
+    find = lookup or _
+    params = {name: translate(value, lookup) if isinstance(value, Said) else value
               for name, value in text.params.items()}
     try:
-        return _(text.template).format(**params)
+        return str(find(text.template)).format(**params)
     except (KeyError, IndexError, ValueError):   # a translation with a broken placeholder
         return str.__str__(text)
 
 
-def translate_error(error: BaseException) -> str:
+def translate_error(error: BaseException, lookup: Callable[[str], str] | None = None) -> str:
     """An exception's message in the chosen language (its `say` message, else its text)."""
     said = said_of(error)
-    return translate(said) if said is not None else str(error)
+    return translate(said, lookup) if said is not None else str(error)
 
 
 def _install_into_click() -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Engine, Select, String, bindparam, false, func, select
 from sqlalchemy.orm import Session
 
+from domain.record.events import ENDINGS
 from projections.read_models.schema import (
     Conteggio,
     Giocatore,
@@ -37,6 +38,12 @@ COUNT_CAP = 10_000
 PAGE_SIZE = 20
 HOW_RULING = "ruling"   # the `how` filter for results restated after a ruling
 KO_TIEBREAK = "spareggio"
+HOWS = (*(e.replace(" ", "-") for e in ENDINGS), HOW_RULING)
+"""The `how` filter as the CLI and the viewer write it: a settlement's way of ending (ENDINGS,
+"vinco subito" with a dash; "spareggio": a KO tie-break was played), or "ruling" (a result
+restated after a ruling)."""
+LIST_STATES = ("in-progress", "ended")
+"""The `state` filter: matches in progress, or ended."""
 
 
 @dataclass(frozen=True, slots=True)

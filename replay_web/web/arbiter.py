@@ -51,9 +51,9 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from domain.record.commands import RecordRuling
 from domain.record.decide import RULING_KINDS
 from domain.record.envelope import arbiter as by_arbiter
-from domain.text import Said, said_of
 from projections.accounts import check_login
 from projections.store.app import ConcurrencyConflict
+from replay_web.i18n import translate_error
 from replay_web.web.app import services
 from replay_web.web.guard import ARBITER_KEY, logged_arbiter
 from replay_web.web.matches import load_replay
@@ -206,7 +206,7 @@ def ruling(match_text: str) -> ResponseReturnValue:
         return _back_with(replay.match_id, [gettext(
             "The match changed meanwhile: look at it again and record the ruling again.")])
     except ValueError as error:   # RuleViolation, RecordRefused: the domain's refusal
-        return _back_with(replay.match_id, [translated(error)])
+        return _back_with(replay.match_id, [translate_error(error, gettext)])
     from projections.read_models.project import catch_up
     catch_up(store, engine)
     forget = getattr(services().replays, "forget", None)
@@ -234,20 +234,6 @@ def _back_with(match_id: object, errors: list[str]) -> ResponseReturnValue:
                           "errors": [e[:1000] for e in errors]}
     return redirect(url_for("matches.match", match_text=str(match_id), view="arbiter",
                             _anchor="ruling"), 303)
-
-
-def translated(error: BaseException) -> str:
-    """The domain's message of a refusal in the page's language."""
-    said = said_of(error)
-    return _said(said) if said is not None else str(error)
-
-
-def _said(text: Said) -> str:
-    params = {k: _said(v) if isinstance(v, Said) else v for k, v in text.params.items()}
-    try:
-        return str(gettext(text.template)).format(**params)
-    except (KeyError, IndexError, ValueError):   # a translation with a broken placeholder
-        return str.__str__(text)
 
 
 @blueprint.app_template_global()

@@ -18,8 +18,12 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from domain.cards import UNKNOWN_CODE, parse_card
+from domain.record.catalog import CATALOG
+from domain.record.events import PROVENANCES
 from domain.viewing import ARBITER
 from projections.read_models.queries import (
+    HOWS,
+    LIST_STATES,
     PAGE_SIZE,
     MatchPage,
     MatchQuery,
@@ -35,11 +39,8 @@ from replay_web.web.step import JSON, ViewName, smazzata_starts, step_data
 
 blueprint = Blueprint("matches", __name__)
 
-GAMES = ("cirulla", "briscola")
-PROVENANCES = ("live", "simulated", "transcribed")
-STATES = ("in-progress", "ended")
-HOWS = ("target", "smazzate", "points", "cappotto", "vinco-subito", "spareggio", "timeout",
-        "abandon", "ruling")
+GAMES = tuple(CATALOG)
+STATES = LIST_STATES
 PAGE_SIZES = (10, 20, 50, 100)
 
 

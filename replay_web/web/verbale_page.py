@@ -23,7 +23,7 @@ from domain.cards import Suit
 from domain.events import SmazzataDealt
 from domain.record.audit import audit
 from domain.record.catalog import CATALOG
-from domain.text import Said
+from replay_web.i18n import translate
 from replay_web.web.app import services
 from replay_web.web.events_text import describe
 from replay_web.web.guard import logged_arbiter, parse_match_id
@@ -166,19 +166,8 @@ def findings(replay: Replay) -> list[JSON]:
     """The audit's findings of the record as it now stands, in the order of the record."""
     checked = audit(CATALOG, list(zip(replay.events, replay.moments, strict=True)))
     return [{"version": f.version, "severity": str(f.severity), "check": f.check,
-             "message": translated(f.message)}
+             "message": translate(f.message, gettext)}
             for f in sorted(checked.findings, key=lambda f: (f.version, -f.severity))]
-
-
-def translated(text: str) -> str:
-    """A domain message (domain.text.Said) in the page's language."""
-    if not isinstance(text, Said):
-        return str(text)
-    params = {k: translated(v) if isinstance(v, Said) else v for k, v in text.params.items()}
-    try:
-        return str(gettext(text.template)).format(**params)
-    except (KeyError, IndexError, ValueError):   # a translation with a broken placeholder
-        return str.__str__(text)
 
 
 def static_fetcher(weasyprint: Any) -> Any:
