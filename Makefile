@@ -27,8 +27,17 @@ $(DEV_STAMP): $(RUN_STAMP)
 # served on 127.0.0.1 (waitress) until Ctrl-C. `make run PORT=8001` when 8000 is taken.
 PORT ?= 8000
 DEMO_MATCH := 5c319fbd
+# The hand records and the score sheet of docs/examples (docs/notation.md); those the rules
+# refuse are in docs/examples/rifiutati and only checked (--dry-run), never stored.
+EXAMPLES := $(wildcard docs/examples/*.txt) $(wildcard docs/examples/*.csv)
+REFUSED_EXAMPLES := $(wildcard docs/examples/rifiutati/*.txt)
 run: $(RUN_STAMP)
 	$(BIN)/verbale simulate matches --store
+	$(BIN)/verbale import $(EXAMPLES)
+	@echo
+	@echo "A hand record the rules refuse (an unmarked illegal play), checked and not stored:"
+	@$(BIN)/verbale import --dry-run $(REFUSED_EXAMPLES) || echo "(refused, as it should be)"
+	@echo
 	$(BIN)/verbale verify --record
 	$(BIN)/verbale arbiter add arbitro --generate-password --if-missing
 	@echo
@@ -66,7 +75,7 @@ messages: $(DEV_STAMP)
 		-k gettext -k lazy_gettext -k lazy_ngettext:1,2 \
 		-c TRANSLATORS: --project verbale --sort-by-file -o $(MESSAGES_POT) replay_web/*.py \
 		replay_web/web/*.py replay_web/web/templates/*.html \
-		$(shell find domain projections -name '*.py') $(CLICK_DIR)/*.py
+		$(shell find domain projections importers -name '*.py') $(CLICK_DIR)/*.py
 	$(BIN)/pybabel --quiet update -D verbale -i $(MESSAGES_POT) -d replay_web/locale \
 		--no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel compile --statistics -D verbale -d replay_web/locale

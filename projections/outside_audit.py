@@ -15,7 +15,10 @@ without verbale's code can check a match. It checks
   (docs/shuffle.md sections 4-10), the redeals and the dealer of each smazzata; a transcribed deal
   (no seed) is noted as "shuffle unverifiable";
 - `draws`: Cirulla's `HandDealt` and Briscola's `CardsDrawn` take the stock in order;
-- `scores`: each `SmazzataEnded` has its game's breakdown and `scores` follow from it.
+- `scores`: each `SmazzataEnded` has its game's breakdown and `scores` follow from it; each
+  `ScoreClaimed` names an ended smazzata and some of its categories (a claimed score that
+  differs from the breakdown is a note: the paper disagrees, the record is not wrong for it).
+  The other types (`TagsTranscribed`, `RulingRecorded`, ...) take part in the chain only.
 
 It does not replay the plays: that needs a rules engine (`verbale verify`).
 
@@ -749,9 +752,11 @@ class _Match:
     def scores(self) -> Check:
         found = _Findings()
         count = 0
+        ended: dict[int, tuple[int, list[tuple[str, int, int]]]] = {}
         for line in self.of_type("SmazzataEnded"):
             try:
                 rows = [(str(name), int(a), int(b)) for name, a, b in line.data["breakdown"]]
+                ended.setdefault(int(line.data["number"]), (line.number, rows))
                 names = tuple(name for name, _, _ in rows)
                 scores = [int(s) for s in line.data["scores"]]
                 if self.game == "cirulla":
@@ -775,6 +780,7 @@ class _Match:
                 count += 1
             except _MALFORMED as error:
                 found.malformed(line, error)
+        self._claims(found, ended)
         if count == 0 and not found.problems:
             return found.check("scores", _say(N_("no SmazzataEnded in the export")),
                                skipped=True)
@@ -782,3 +788,37 @@ class _Match:
                    if self.game == "cirulla" else
                    N_("{count} SmazzataEnded: scores are the card points (the `punti` row)"))
         return found.check("scores", _say(summary, count=count))
+
+    def _claims(self, found: _Findings,
+                ended: Mapping[int, tuple[int, list[tuple[str, int, int]]]]) -> None:
+        """Each `ScoreClaimed` (section 4) names an ended smazzata and some of its categories,
+        once each; a claimed score that differs from the breakdown is a note (the paper
+        disagrees with the record, the record is not wrong for it)."""
+        for line in self.of_type("ScoreClaimed"):
+            try:
+                number = int(line.data["smazzata"])
+                where, rows = ended.get(number, (None, []))
+                if where is None or where > line.number:
+                    found.problem(N_("line {line}: a score claimed for smazzata {smazzata}, "
+                                     "which has not ended before it"), line=line.number,
+                                  smazzata=number + 1)
+                    continue
+                computed = {name: (a, b) for name, a, b in rows}
+                claimed = [(str(name), int(a), int(b)) for name, a, b in line.data["rows"]]
+                names = [name for name, _, _ in claimed]
+                if not claimed or len(set(names)) != len(names) or not set(names) <= set(
+                        computed) or any(a < 0 or b < 0 for _, a, b in claimed):
+                    found.problem(N_("line {line}: claimed categories {names}: each once, "
+                                     "among {expected}, never negative"), line=line.number,
+                                  names=tuple(names), expected=tuple(computed))
+                    continue
+                for name, a, b in claimed:
+                    if (a, b) != computed[name]:
+                        found.note(N_("line {line}: smazzata {smazzata}: claimed {category} "
+                                      "{claimed}, computed {computed} (claimed by {who})"),
+                                   line=line.number, smazzata=number + 1, category=name,
+                                   claimed=f"{a}–{b}", computed="–".join(
+                                       str(v) for v in computed[name]),
+                                   who=line.data["claimed_by"])
+            except _MALFORMED as error:
+                found.malformed(line, error)

@@ -30,7 +30,7 @@ _LAZY: dict[str, dict[str, str]] = {
          "project": "replay_web.cli_project", "rebuild": "replay_web.cli_project",
          "vp": "replay_web.cli_vp", "scores": "replay_web.cli_scores",
          "standings": "replay_web.cli_standings", "player": "replay_web.cli_standings",
-         "serve": "replay_web.cli_serve"},
+         "serve": "replay_web.cli_serve", "import": "replay_web.cli_import"},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",
                  "matches": "replay_web.cli_store"},
     "legal": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola"},

@@ -26,8 +26,10 @@ from replay_web.progress import progress
 @click.option("--tournament", default=None,
               help="Every match of this tournament (the start of its id or a part of its "
                    "name), into the directory -o DIR.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
-              show_default=True, help="JSON lines: one stored record per line.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "notation"]), default="jsonl",
+              show_default=True, help="jsonl: one stored record per line (docs/events.md); "
+                                      "notation: the hand record in its strict export form "
+                                      "(docs/notation.md).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               metavar="FILE|DIR",
               help="Write to FILE, all or nothing (default: standard output); with --all, "
@@ -48,9 +50,14 @@ def export(match_text: str | None, every: bool, game: str | None, tournament: st
         if output is None or str(output) == "-":
             raise UsageProblem(_("--all, --game and --tournament write a directory: give -o "
                                  "DIR"))
+        if fmt == "notation":
+            raise UsageProblem(_("--format notation writes one match: give --match ID"))
         _export_many(Filters(game=game, tournament=tournament), output, database)
         return
     assert match_text is not None
+    if fmt == "notation":
+        _export_notation(match_text, output, database)
+        return
     from projections.store.export import Exported, export_file, write_jsonl
 
     to_file = output is not None and str(output) != "-"
@@ -113,3 +120,34 @@ def _export_many(filters: Filters, directory: Path, database: str | None) -> Non
         raise CommandFailed(_("the store's head of match {stream} is not the last event "
                               "exported: run 'verbale verify --match {stream}'").format(
                                   stream=stale[0]))
+
+
+def _export_notation(match_text: str, output: Path | None, database: str | None) -> None:
+    """One match as a hand record (docs/notation.md), to standard output or, whole or not at
+    all, to a file."""
+    from domain.record.events import MatchCreated
+    from importers.notation.from_events import written_from_events
+    from importers.notation.writer import write
+    from projections.store.export import write_whole
+
+    store = open_store(database, read_only=True)
+    try:
+        stream = resolve_match(store, match_text)
+        events = [fact.to_domain() for fact in store.facts(stream)]
+    finally:
+        store.close()
+    if not isinstance(events[0], MatchCreated):
+        raise UsageProblem(_("--match {text}: {stream} is a tournament, not a match: the "
+                             "notation writes one match").format(text=match_text,
+                                                                 stream=stream))
+    text = write(written_from_events(events))
+    if output is None or str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        write_whole(output, text.encode("utf-8"))
+    except OSError as error:
+        raise CommandFailed(_("cannot write {file}: {reason}").format(
+            file=output, reason=error.strerror or error)) from None
+    click.echo(_("match {stream} written to {where} in the notation").format(
+        stream=stream, where=output))

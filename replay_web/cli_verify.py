@@ -80,7 +80,7 @@ def render_verdict(verdict: Verdict) -> list[str]:
     else:
         status = _("OK")
     findings, notes = len(verdict.of(Severity.FINDING)), len(verdict.of(Severity.NOTE))
-    found = [ngettext("{n} irregularity", "{n} irregularities", findings).format(n=findings)
+    found = [ngettext("{n} finding", "{n} findings", findings).format(n=findings)
              if findings else "",
              ngettext("{n} unverifiable check", "{n} unverifiable checks", notes).format(n=notes)
              if notes else ""]
@@ -106,7 +106,7 @@ def render_problem(problem: Problem) -> str:
              if problem.version is not None else _("stream"))
     message = translate(problem.message)
     if problem.severity is Severity.FINDING:
-        message = _("irregularity: {message}").format(message=message)
+        message = _("for the arbiter: {message}").format(message=message)
     elif problem.severity is Severity.NOTE:
         message = _("unverifiable check: {message}").format(message=message)
     return f"{where} [{problem.check}] {message}"
@@ -151,8 +151,8 @@ def render_summary(t: Tally) -> str:
                 "{in_progress} in progress, {failed} failed").format(**counts)
     if not (t.irregularities or t.unverifiable):
         return summary
-    irregularities = ngettext("{n} irregularity for the arbiter",
-                              "{n} irregularities for the arbiter",
+    irregularities = ngettext("{n} finding for the arbiter",
+                              "{n} findings for the arbiter",
                               t.irregularities).format(n=t.irregularities)
     unverifiable = ngettext("{n} unverifiable check", "{n} unverifiable checks",
                             t.unverifiable).format(n=t.unverifiable)

@@ -48,7 +48,6 @@ def unawarded_points(state: BriscolaState) -> int:
     """
     if not state.setup.dealt:
         return sum(POINTS)
-    open_cards = [*state.table, *state.stock]
-    for hand in state.hands:
-        open_cards.extend(hand)
-    return sum(POINTS[c] for c in open_cards)
+    # Counted as what the tricks have not taken: the open cards of a transcribed record may be
+    # unknown (`??`), the taken ones never are, and the 40 cards are all in one place or the other.
+    return sum(POINTS) - sum(POINTS[c] for pile in state.taken for c in pile)

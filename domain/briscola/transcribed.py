@@ -75,17 +75,17 @@ def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card,
     if seat != state.turn:
         raise RuleViolation("turno", say("seat {seat} played out of turn (seat {to_move} was "
                                          "to play): a Briscola trick out of order is not "
-                                         "recorded", seat=seat, to_move=state.turn))
+                                         "recorded", seat=seat + 1, to_move=state.turn + 1))
     hand = state.hands[seat]
     if card in hand:
         return PlayCheck()
     others = [h for s, h in enumerate(state.hands) if s != seat]
-    not_elsewhere(card, say("played by seat {seat}", seat=seat),
+    not_elsewhere(card, say("played by seat {seat}", seat=seat + 1),
                   [*others, state.stock, state.table, *state.taken])
     if UNKNOWN in hand:
         return PlayCheck()
     return PlayCheck((Broken("carta in mano", TURN, say(
-        "{card} is not in seat {seat}'s hand as transcribed", card=card.code, seat=seat)),))
+        "{card} is not in seat {seat}'s hand as transcribed", card=card.code, seat=seat + 1)),))
 
 
 def play_events(state: BriscolaState, seat: int, card: Card,

@@ -88,7 +88,7 @@ def _automatic(ruleset: Ruleset, seat: int,
     if UNKNOWN in hand:
         return (), PlayCheck(unverifiable=(say(
             "C8 accuso automatico: seat {seat}'s hand holds unseen cards, so whether it made a "
-            "cirulla or a decino cannot be checked", seat=seat),))
+            "cirulla or a decino cannot be checked", seat=seat + 1),))
     option = best_accuso(player_accusi(hand, ruleset))
     if option is None:
         return (), PlayCheck()
@@ -119,7 +119,7 @@ def _reveal_hand(state: CirullaState, seat: int, cards: tuple[Card, ...]) -> Cir
     hand = reveal(state.hands[seat], cards)
     if hand is None:
         raise RuleViolation("accusi", say("seat {seat} shows {cards}: its hand as transcribed "
-                                          "does not hold them", seat=seat,
+                                          "does not hold them", seat=seat + 1,
                                           cards=" ".join(c.code for c in cards)))
     return state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1:]))
 
@@ -137,13 +137,13 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
     broken: list[Broken] = []
     if seat != state.to_move:
         broken.append(Broken("turn order", TURN, say(
-            "seat {seat} played out of turn: seat {to_move} was to play", seat=seat,
-            to_move=state.to_move)))
+            "seat {seat} played out of turn: seat {to_move} was to play", seat=seat + 1,
+            to_move=state.to_move + 1)))
     hand = state.hands[seat]
     if card not in hand and UNKNOWN not in hand:
         broken.append(Broken("hand", TURN, say(
             "{card} is not in seat {seat}'s hand as transcribed ({hand})", card=card.code,
-            seat=seat, hand=" ".join(c.code for c in hand))))
+            seat=seat + 1, hand=" ".join(c.code for c in hand))))
     probe = reveal_play(state, seat, card)
     check = _capture_check(probe, card, tuple(sorted(capture)))
     if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
@@ -162,7 +162,7 @@ def _check_possible(state: CirullaState, seat: int, card: Card,
     if card is UNKNOWN:
         raise RuleViolation("carta giocata", say("a played card is seen by everyone: name it"))
     if card not in state.hands[seat]:
-        not_elsewhere(card, say("played by seat {seat}", seat=seat), _elsewhere(state, seat))
+        not_elsewhere(card, say("played by seat {seat}", seat=seat + 1), _elsewhere(state, seat))
     off = [c.code for c in capture if c not in state.table]
     if off:
         raise RuleViolation("prese", say("{card} captures {cards}, not on the table",
@@ -194,11 +194,12 @@ def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) ->
 
 
 def _options(card: Card, mine: list[tuple[Card, ...]]) -> str:
-    """The legal plays of `card`, for people: `4d 4c` for a capture, `4d (discard)`."""
+    """The legal plays of `card`, for people, as the notation writes them: `4d x 4c` for a
+    capture, `4d (discard)`."""
     if not mine:
         return say("none")
     plays: list[str] = [say("{card} (discard)", card=card.code) if not m
-                        else " ".join(c.code for c in (card, *m)) for m in mine]
+                        else f"{card.code} x " + "+".join(c.code for c in m) for m in mine]
     return _joined(plays)
 
 
@@ -239,7 +240,7 @@ def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, .
     """A player's accuso as transcribed, with the cards shown: checked like a live one."""
     if not state.dealt or state.finished or seat != state.to_move:
         raise RuleViolation("C17 accuso", say("seat {seat} cannot declare now: an accuso "
-                                              "opens the seat's turn", seat=seat))
+                                              "opens the seat's turn", seat=seat + 1))
     hand = state.hands[seat]
     if len(hand) != HAND_SIZE or state.declared[seat] or len(cards) != HAND_SIZE:
         raise RuleViolation("C17 accuso", say("an accuso is declared with three cards in "
@@ -248,7 +249,7 @@ def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, .
         if card is UNKNOWN:
             raise RuleViolation("accusi", say("an accuso shows its cards: name them"))
         if card not in hand:
-            not_elsewhere(card, say("shown by seat {seat}", seat=seat),
+            not_elsewhere(card, say("shown by seat {seat}", seat=seat + 1),
                           _elsewhere(state, seat))
     shown = _reveal_hand(state, seat, cards).hands[seat]
     options = {o.kind: o for o in player_accusi(shown, state.ruleset)}

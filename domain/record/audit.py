@@ -8,7 +8,8 @@ with one timestamp per action.
 
 Every finding is collected, each with its severity: a record that disagrees with the rules or
 its seeds is a FAILURE (the replay then goes on from what was recorded, as long as it can be
-folded); an irregularity the table noted is a FINDING for the arbiter; a check the unknown cards
+folded); an irregularity the table noted is a FINDING for the arbiter, and so is a claimed score
+(ScoreClaimed, a header's Result) that differs from the computed one; a check the unknown cards
 of a transcribed record leave open is a NOTE. The match's verdict is the worst of them.
 """
 
@@ -23,6 +24,7 @@ from domain.events import AccusoDeclared, CardPlayed, DealAnnulled, SmazzataDeal
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.commands import (
+    ClaimScore,
     CommitSeed,
     ContributeSeed,
     CreateMatch,
@@ -37,8 +39,10 @@ from domain.record.commands import (
     RevealSeed,
     TranscribeAccuso,
     TranscribeDeal,
+    TranscribeTags,
 )
 from domain.record.decide import decide_checked
+from domain.record.decide_claims import TAGS_VERSION, claim_differences, result_difference
 from domain.record.events import (
     LIVE,
     Abandoned,
@@ -47,10 +51,12 @@ from domain.record.events import (
     MatchEnded,
     MatchSeedRevealed,
     RulingRecorded,
+    ScoreClaimed,
     SeedCommitted,
     SeedContributed,
     SeedRevealed,
     TableVisibility,
+    TagsTranscribed,
     TimeoutRecorded,
 )
 from domain.record.games import GameRules
@@ -116,8 +122,19 @@ def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit
     except _Stop as stop:
         if stop.finding:
             findings.append(stop.finding)
-        return Audit(tuple(findings), state, stop.pending)
-    return Audit(tuple(findings), state, _in_progress(state))
+        return Audit(_with_result(findings, state), state, stop.pending)
+    return Audit(_with_result(findings, state), state, _in_progress(state))
+
+
+def _with_result(findings: list[Finding], state: MatchState) -> tuple[Finding, ...]:
+    """The findings, with the header's Result against the ended match's result
+    (decide_claims.py) in its place: at the header's version, keeping the version order."""
+    differs = result_difference(state)
+    if differs is None:
+        return tuple(findings)
+    at = next((i for i, f in enumerate(findings) if f.version > TAGS_VERSION), len(findings))
+    found = Finding(TAGS_VERSION, "claimed result", differs, Severity.FINDING)
+    return (*findings[:at], found, *findings[at:])
 
 
 def _in_progress(state: MatchState) -> str | None:
@@ -171,6 +188,10 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
         state = evolve(state, wanted, at)
         if isinstance(wanted, IrregularityNoted):
             findings.append(_irregularity(index + offset + 1, wanted))
+        if isinstance(wanted, ScoreClaimed):   # the paper against the computed breakdown
+            findings.extend(Finding(index + offset + 1, "claimed score", differs,
+                                    Severity.FINDING)
+                            for differs in claim_differences(state, wanted))
     return state, index + len(expected)
 
 
@@ -291,6 +312,10 @@ def _other(event: MatchEvent, stream: Sequence[Recorded], index: int) -> MatchCo
         return RecordRuling(arbiter=event.arbiter, reason=event.reason, kind=event.kind,
                             smazzata=event.smazzata, adjustment=event.adjustment,
                             refers_to=event.refers_to)
+    if isinstance(event, TagsTranscribed):
+        return TranscribeTags(tags=event.tags, content_hash=event.content_hash)
+    if isinstance(event, ScoreClaimed):
+        return ClaimScore(smazzata=event.smazzata, rows=event.rows, claimed_by=event.claimed_by)
     raise _Stop(Finding(index + 1, "order", say("{event} cannot start an action here: nothing "
                                                 "recorded before it causes it",
                                                 event=type(event).__name__)))

@@ -136,6 +136,24 @@ class RecordRuling:
     refers_to: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TranscribeTags:
+    """A transcribed record's header tags and content hash (TagsTranscribed)."""
+
+    tags: tuple[tuple[str, str], ...]
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimScore:
+    """The score people wrote for an ended smazzata (ScoreClaimed); any provenance."""
+
+    smazzata: int
+    rows: tuple[tuple[str, int, int], ...]
+    claimed_by: str
+
+
 MatchCommand = (CreateMatch | CommitSeed | ContributeSeed | DealSmazzata | RevealSeed
                 | RevealMatchSeed | TranscribeDeal | TranscribeAccuso | RecordIrregularPlay
-                | RecordTimeout | RecordAbandon | RecordRuling | PlayCard | DeclareAccuso)
+                | RecordTimeout | RecordAbandon | RecordRuling | PlayCard | DeclareAccuso
+                | TranscribeTags | ClaimScore)

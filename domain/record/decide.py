@@ -7,14 +7,15 @@ justify are refused with `RecordRefused` (a RuleViolation naming the rule).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from domain.game import DeclareAccuso, PlayCard
+from domain.record import decide_claims as claims
 from domain.record import decide_seeds as seeds
 from domain.record import decide_transcribed as transcribed
 from domain.record.clock import ClockError, millis, stamp, utc
 from domain.record.commands import (
+    ClaimScore,
     CommitSeed,
     ContributeSeed,
     CreateMatch,
@@ -28,6 +29,7 @@ from domain.record.commands import (
     RevealSeed,
     TranscribeAccuso,
     TranscribeDeal,
+    TranscribeTags,
 )
 from domain.record.decide_transcribed import Decided
 from domain.record.events import (
@@ -65,6 +67,10 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
         return Decided((_create(state, command),))
     if state.phase is Phase.NEW:
         raise RecordRefused("phase", say("the match has not been created yet"))
+    if isinstance(command, TranscribeTags):
+        return Decided((claims.tags(state, command),))
+    if isinstance(command, ClaimScore):   # also after the end: a score sheet arrives later
+        return Decided((claims.claim(state, command),))
     if isinstance(command, RecordRuling):
         return Decided(_ruling(state, command))
     if isinstance(command, RevealMatchSeed):
@@ -75,7 +81,9 @@ def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> De
         raise RecordRefused("phase", say("the match is over: only an arbiter's ruling may "
                                          "follow"))
     decided = _decided(state, command, at)
-    return replace(decided, events=with_outcomes(state, cut_short(state, decided.events), at))
+    # Decided built directly: dataclasses.replace's field introspection, once per play, showed
+    # in the notation benchmark's profile (docs/benchmarks.md, issue 12).
+    return Decided(with_outcomes(state, cut_short(state, decided.events), at), decided.notes)
 
 
 def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:

@@ -28,6 +28,9 @@ from domain.text import Said, say
 from domain.transcript import Broken, PlayCheck
 
 SHUFFLE_UNVERIFIABLE = say("shuffle unverifiable: a transcribed deal has no seed")
+# What a play is called in its refusals, built once: `play` runs for every transcribed play.
+IRREGULAR_PLAY = say("a play the rules refuse")
+PLAY_A_CARD = say("play a card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +105,8 @@ def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Deci
 
 
 def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
-    rules = _transcribed(state, say("a play the rules refuse"))
-    need(state, Phase.PLAY, say("play a card"))
+    rules = _transcribed(state, IRREGULAR_PLAY)
+    need(state, Phase.PLAY, PLAY_A_CARD)
     irregular = isinstance(command, RecordIrregularPlay)
     move = command.play if isinstance(command, RecordIrregularPlay) else command
     check = rules.check_play(state.game, move.seat, move.card, move.capture, move.matta_value)

@@ -120,6 +120,29 @@ class IrregularityNoted:
 
 
 @dataclass(frozen=True, slots=True)
+class TagsTranscribed:
+    """What the header of a transcribed record says beyond the match itself (Event, Site, Date,
+    Round, Table, Result, ...: `tags`, name and value in the order written), and the SHA-256 of
+    the record's strict export form (`content_hash`, docs/notation.md): a second import of the
+    same record is recognised by it. Right after MatchCreated, once, transcribed matches only."""
+
+    tags: tuple[tuple[str, str], ...]
+    content_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreClaimed:
+    """The score of smazzata `smazzata` as people wrote it (a hand record's claimed score, a
+    club's score sheet): `rows` of (category, side 0, side 1), categories as in SmazzataEnded's
+    breakdown. `claimed_by` says whose claim it is. A claim is a fact about the paper, not the
+    game: the audit compares it with the computed breakdown, category by category."""
+
+    smazzata: int
+    rows: tuple[tuple[str, int, int], ...]
+    claimed_by: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedCommitted:
     """The commitment to the shuffle seed of smazzata `smazzata`, recorded before its deal."""
 

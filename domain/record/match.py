@@ -9,9 +9,10 @@ was recorded. Between smazzate the record asks for a seed commitment (COMMIT), t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from datetime import datetime
 from enum import Enum
+from operator import attrgetter
 from typing import Any
 
 from domain.events import CardPlayed, PlayEvent, SmazzataEnded
@@ -27,10 +28,12 @@ from domain.record.events import (
     MatchSeedRevealed,
     Provenance,
     RulingRecorded,
+    ScoreClaimed,
     SeedCommitted,
     SeedContributed,
     SeedRevealed,
     TableVisibility,
+    TagsTranscribed,
     TimeoutRecorded,
 )
 from domain.record.games import GameRules, TableSetup, set_up
@@ -38,7 +41,7 @@ from domain.record.transcription import transcriber
 from domain.seating import Seating
 from domain.text import say
 
-MatchEvent = MatchFact | PlayEvent
+MatchEvent = MatchFact | TagsTranscribed | ScoreClaimed | PlayEvent
 PLAY_EVENT_TYPES = PlayEvent.__args__
 NO_OPTIONS = TableVisibility()
 
@@ -78,6 +81,10 @@ class MatchState:
     contributions: tuple[tuple[int, str], ...] = ()   # (seat, hex) for the smazzata to deal
     match_seed: str | None = None                      # revealed once the match is over
     irregularities: tuple[tuple[int, IrregularityNoted], ...] = ()   # (version, fact)
+    # What people wrote beside the play (decide_claims.py): never the game, phase or result.
+    tags: tuple[tuple[str, str], ...] = ()     # a transcribed record's header (TagsTranscribed)
+    content_hash: str | None = None
+    claims: tuple[tuple[int, ScoreClaimed], ...] = ()   # (version, fact)
 
     @property
     def transcribed(self) -> bool:
@@ -114,6 +121,21 @@ class MatchState:
         return self.engine.to_move(self.game)
 
 
+_FIELDS = tuple(f.name for f in fields(MatchState))
+_VALUES = attrgetter(*_FIELDS)
+_INDEX = {name: index for index, name in enumerate(_FIELDS)}
+
+
+def _with(state: MatchState, **changes: Any) -> MatchState:
+    """`dataclasses.replace(state, **changes)` without its introspection of the fields on every
+    call: the fold rebuilds the state for every play event, and `replace` was the largest own
+    time of the notation benchmark (docs/benchmarks.md, issue 12)."""
+    values = list(_VALUES(state))
+    for name, value in changes.items():
+        values[_INDEX[name]] = value
+    return MatchState(*values)
+
+
 def initial(catalog: Mapping[str, GameRules]) -> MatchState:
     return MatchState(catalog=catalog)
 
@@ -123,44 +145,48 @@ def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
     if isinstance(event, PLAY_EVENT_TYPES):
         return _play(state, event, at)
     folded = _fold(state, event)
-    return replace(folded, version=state.version + 1, last_at=at)
+    return _with(folded, version=state.version + 1, last_at=at)
 
 
 def _fold(state: MatchState, event: MatchEvent) -> MatchState:
     if isinstance(event, MatchCreated):
         return _created(state, event)
     if isinstance(event, SeedCommitted):
-        return replace(state, commitment=event.commitment, phase=Phase.DEAL, contributions=())
+        return _with(state, commitment=event.commitment, phase=Phase.DEAL, contributions=())
     if isinstance(event, SeedContributed):
-        return replace(state, contributions=(*state.contributions,
-                                             (event.seat, event.contribution)))
+        return _with(state, contributions=(*state.contributions,
+                                           (event.seat, event.contribution)))
     if isinstance(event, MatchSeedRevealed):
-        return replace(state, match_seed=event.seed)
+        return _with(state, match_seed=event.seed)
     if isinstance(event, IrregularityNoted):
-        return replace(state, irregularities=(*state.irregularities,
-                                              (state.version + 1, event)))
+        return _with(state, irregularities=(*state.irregularities,
+                                            (state.version + 1, event)))
+    if isinstance(event, TagsTranscribed):
+        return _with(state, tags=event.tags, content_hash=event.content_hash)
+    if isinstance(event, ScoreClaimed):
+        return _with(state, claims=(*state.claims, (state.version + 1, event)))
     if isinstance(event, SeedRevealed):
         return _revealed(state, event)
     if isinstance(event, TimeoutRecorded | Abandoned):
-        return replace(state, forfeit=event.seat)
+        return _with(state, forfeit=event.seat)
     if isinstance(event, RulingRecorded):
         return _ruling(state, event)
     if isinstance(event, MatchEnded):
-        return replace(state, result=event, phase=Phase.ENDED)
+        return _with(state, result=event, phase=Phase.ENDED)
     raise TypeError(say("a match does not fold {event}", event=type(event).__name__))
 
 
 def _created(state: MatchState, event: MatchCreated) -> MatchState:
     seats = len(event.players)
     setup = set_up(state.catalog[event.game], event.ruleset, event.match_format, seats)
-    return replace(state, created=event, setup=setup, phase=Phase.COMMIT, smazzata=0,
-                   dealer=event.first_dealer, bank_used_ms=(0,) * seats,
-                   last_action=(None,) * seats, provenance=event.provenance or LIVE,
-                   visibility=event.visibility or NO_OPTIONS)
+    return _with(state, created=event, setup=setup, phase=Phase.COMMIT, smazzata=0,
+                 dealer=event.first_dealer, bank_used_ms=(0,) * seats,
+                 last_action=(None,) * seats, provenance=event.provenance or LIVE,
+                 visibility=event.visibility or NO_OPTIONS)
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
-    """Play events are most of a match: one `replace` each (verify folds every one)."""
+    """Play events are most of a match: one `_with` each (verify folds every one)."""
     engine = state.engine
     game = state.game
     if state.phase in (Phase.DEAL, Phase.COMMIT):
@@ -173,15 +199,15 @@ def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
         game = engine.evolve(game, event)
     version = state.version + 1
     if isinstance(event, SmazzataEnded):
-        ended = replace(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
-                        results=(*state.results, state.rules.result(game, event)),
-                        version=version, last_at=at)
+        ended = _with(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
+                      results=(*state.results, state.rules.result(game, event)),
+                      version=version, last_at=at)
         return ended if state.commitment is not None else _next_smazzata(ended)
     if isinstance(event, CardPlayed):
         bank, seen = _thought(state, event.seat, at)
-        return replace(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
-                       bank_used_ms=bank, last_action=seen)
-    return replace(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
+        return _with(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
+                     bank_used_ms=bank, last_action=seen)
+    return _with(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
 
 
 def _thought(state: MatchState, seat: int,
@@ -197,20 +223,20 @@ def _thought(state: MatchState, seat: int,
 def _revealed(state: MatchState, event: SeedRevealed) -> MatchState:
     revealed = (*state.revealed, (event.smazzata, event.seed))
     if state.phase is not Phase.REVEAL or state.forfeit is not None:
-        return replace(state, revealed=revealed, commitment=None)
-    return _next_smazzata(replace(state, revealed=revealed, commitment=None))
+        return _with(state, revealed=revealed, commitment=None)
+    return _next_smazzata(_with(state, revealed=revealed, commitment=None))
 
 
 def _next_smazzata(state: MatchState) -> MatchState:
     """The smazzata is over (its seed, if it had one, revealed): the next dealer deals next."""
     assert state.seating is not None
-    return replace(state, game=None, phase=Phase.COMMIT, smazzata=state.smazzata + 1,
-                   dealer=state.seating.next_dealer(state.dealer))
+    return _with(state, game=None, phase=Phase.COMMIT, smazzata=state.smazzata + 1,
+                 dealer=state.seating.next_dealer(state.dealer))
 
 
 def _ruling(state: MatchState, event: RulingRecorded) -> MatchState:
     if event.kind == "annul-smazzata" and event.smazzata is not None:
-        return replace(state, annulled=state.annulled | {event.smazzata})
+        return _with(state, annulled=state.annulled | {event.smazzata})
     adjustment = (state.adjustment[0] + event.adjustment[0],
                   state.adjustment[1] + event.adjustment[1])
-    return replace(state, adjustment=adjustment)
+    return _with(state, adjustment=adjustment)

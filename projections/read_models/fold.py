@@ -4,7 +4,8 @@ The data is the domain's own: MatchCreated, the deals and their dealer, accusi, 
 CardPlayed's `scopa`), SmazzataEnded's scores, breakdown and `outcome`, timeouts and abandons
 with their penalty, the rulings, the noted irregularities and the last MatchEnded's
 `settlement`; tournaments from TournamentCreated. FOLDED names the stored types folded; every
-other event (the other plays, seeds, the schedule) changes no row and is not even decoded.
+other event (the other plays, seeds, the schedule, a transcribed record's header and the claimed
+scores: facts about the paper, which `verify` compares) changes no row and is not even decoded.
 What depends on several events of a match (spareggi, running totals, a result's VP and its share
 in the standings) is recomputed by tallies.py from the rows, so that a ruling that annuls a
 smazzata or restates a result changes every total that depends on it.

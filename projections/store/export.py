@@ -78,13 +78,21 @@ def export_file(store: MatchStore, stream: UUID, path: Path) -> Exported:
     """Write the stream's lines to the file `path`, all or nothing (OSError if it cannot be
     written: nothing is left behind, an existing file keeps its bytes)."""
     lines = list(_lines(store, stream))
+    write_whole(path, "".join(line + "\n" for line, _hash in lines).encode("utf-8"))
+    return _exported(store, stream, len(lines), lines[-1][1])
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """`data` into the file `path`, all or nothing: a temporary sibling, synced and renamed
+    over it (OSError if it cannot be written: nothing is left behind, an existing file keeps
+    its bytes)."""
     target = Path(path)
     mode = _mode_for(target)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
                                              dir=target.parent)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as out:
-            out.writelines(line + "\n" for line, _hash in lines)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, mode)
@@ -94,7 +102,6 @@ def export_file(store: MatchStore, stream: UUID, path: Path) -> Exported:
             os.unlink(temporary)
         raise
     _sync_directory(target.parent)
-    return _exported(store, stream, len(lines), lines[-1][1])
 
 
 def _exported(store: MatchStore, stream: UUID, events: int, head: str) -> Exported:

@@ -291,6 +291,14 @@ class IrregularityNoted(StoredFact):
     domain_type = record.IrregularityNoted
 
 
+class TagsTranscribed(StoredFact):
+    domain_type = record.TagsTranscribed
+
+
+class ScoreClaimed(StoredFact):
+    domain_type = record.ScoreClaimed
+
+
 class TournamentCreated(StoredFact):
     """v2: vp_table (the declared VP table, name and text; null: the standard table)."""
 
@@ -307,7 +315,7 @@ FACT_CLASSES: tuple[type[StoredFact], ...] = (
     MatchCreated, SeedCommitted, SmazzataDealt, DealAnnulled, AccusoDeclared, CardPlayed,
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
     RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
-    MatchSeedRevealed, IrregularityNoted)
+    MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed)
 FACT_OF: dict[type[Any], type[StoredFact]] = {c.domain_type: c for c in FACT_CLASSES}
 FACT_NAMED: dict[str, type[StoredFact]] = {c.__name__: c for c in FACT_CLASSES}
 TOPIC_OF: dict[str, str] = {c.__name__: f"{c.__module__}:{c.__qualname__}" for c in FACT_CLASSES}

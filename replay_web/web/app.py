@@ -26,7 +26,7 @@ from sqlalchemy import Engine
 from projections.store.app import MatchStore
 from replay_web.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 from replay_web.web.records import Replays, StoreReplays
-from replay_web.web.rendered import KEPT_ANSWERS, RecentRows, RenderedAnswers
+from replay_web.web.rendered import KEPT_ANSWERS, KeptFindings, RecentRows, RenderedAnswers
 
 DEFAULT_LANGUAGE = "it"
 SUITS = ("italian", "french")
@@ -46,6 +46,8 @@ class Services:
     """The public and seat answers already made (replay_web/web/rendered.py)."""
     rows: RecentRows = field(default_factory=RecentRows)
     """The read models' rows of the matches just shown (replay_web/web/rendered.py)."""
+    findings: KeptFindings = field(default_factory=KeptFindings)
+    """The audit's findings of the records just shown (replay_web/web/findings.py)."""
 
 
 def services() -> Services:

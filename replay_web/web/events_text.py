@@ -105,6 +105,15 @@ def _irregularity(e: record.IrregularityNoted, arbiter: bool) -> Entry:
             "message": e.message, "noted_by": e.noted_by, "verified": e.verified}
 
 
+def _tags(e: record.TagsTranscribed, arbiter: bool) -> Entry:
+    return {"tags": [[name, value] for name, value in e.tags], "content_hash": e.content_hash}
+
+
+def _claim(e: record.ScoreClaimed, arbiter: bool) -> Entry:
+    return {"smazzata": e.smazzata + 1, "rows": [[c, a, b] for c, a, b in e.rows],
+            "claimed_by": e.claimed_by}
+
+
 def _timeout(e: record.TimeoutRecorded, arbiter: bool) -> Entry:
     return {"seat": e.seat + 1, "elapsed_ms": e.elapsed_ms, "limit": e.limit,
             "awarded": list(e.awarded)}
@@ -134,6 +143,7 @@ _KIND: dict[type, str] = {
     record.SeedRevealed: "seed_revealed", record.MatchSeedRevealed: "match_seed_revealed",
     record.IrregularityNoted: "irregularity", record.TimeoutRecorded: "timeout",
     record.Abandoned: "abandon", record.RulingRecorded: "ruling", record.MatchEnded: "end",
+    record.TagsTranscribed: "tags", record.ScoreClaimed: "claim",
 }
 
 _FIELDS: dict[type, Any] = {
@@ -144,5 +154,5 @@ _FIELDS: dict[type, Any] = {
     record.SeedRevealed: _revealed, record.MatchSeedRevealed: _match_seed,
     record.IrregularityNoted: _irregularity, record.TimeoutRecorded: _timeout,
     record.Abandoned: _abandoned, record.RulingRecorded: _ruling,
-    record.MatchEnded: _match_ended,
+    record.MatchEnded: _match_ended, record.TagsTranscribed: _tags, record.ScoreClaimed: _claim,
 }

@@ -305,7 +305,15 @@ def seat_links(match_id: str, players: int) -> list[str]:
             for seat in range(players)]
 
 
+def said(text: object) -> str:
+    """A message of the domain (a finding's check or words) in the request's language."""
+    from flask_babel import gettext
+
+    from replay_web.i18n import translate
+    return translate(text, gettext)
+
+
 def template_globals() -> dict[str, Any]:
     return {"card": card, "card_name": card_name, "card_back": card_back, "term": term,
             "step_url": step_url, "logged_arbiter": logged_arbiter, "running_chart": running_chart,
-            "seat_links": seat_links}
+            "seat_links": seat_links, "said": said}

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+
+from domain.record.audit import Finding
 
 KEPT_ANSWERS = 192
 """Megabytes of answers kept: some 13,000 pages of ~15 KB, or 60,000 steps of JSON. An LRU
@@ -82,3 +84,33 @@ class RecentRows:
             self._rows.move_to_end(key)
             while len(self._rows) > self._kept:
                 self._rows.popitem(last=False)
+
+
+KEPT_FINDINGS = 1024
+"""Records whose audit is kept: as many as matches kept folded (records.py KEPT)."""
+
+
+class KeptFindings:
+    """The audit's findings of each record recently shown, by its head (records.RecordHead):
+    the audit replays the whole match (10-20 ms for a long one), once per record as it stands,
+    not once per step asked. A record that grows has a new head; the old entry ages out."""
+
+    def __init__(self, kept: int = KEPT_FINDINGS) -> None:
+        self._kept = kept
+        self._found: OrderedDict[Hashable, tuple[Finding, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def findings_of(self, head: Hashable,
+                    make: Callable[[], tuple[Finding, ...]]) -> tuple[Finding, ...]:
+        with self._lock:
+            found = self._found.get(head)
+            if found is not None:
+                self._found.move_to_end(head)
+                return found
+        made = make()   # outside the lock: two threads may both audit, finding the same
+        with self._lock:
+            self._found[head] = made
+            self._found.move_to_end(head)
+            while len(self._found) > self._kept:
+                self._found.popitem(last=False)
+        return made

@@ -4,7 +4,8 @@ Everything a response shows of a step comes from here, so one function decides w
 server. For a seat or the public it is built only from the record up to the step (the events
 before it and the engine's `observe`, which hides what the viewer could not see): a card hidden
 from the viewer never enters it, and two records that differ only in those cards give the same
-data, byte for byte (tests/replay_web/web/test_no_leak.py). The arbiter sees everything: every
+data, byte for byte (tests/replay_web/web/test_no_leak.py); the audit's findings are shown under
+the same rule (replay_web/web/findings.py). The arbiter sees everything: every
 hand, the stock, the whole record with what comes after the step, the legal alternatives of
 the next play and the clock.
 
@@ -26,6 +27,7 @@ from domain.record.events import MatchCreated
 from domain.record.match import MatchState
 from domain.viewing import ARBITER, PUBLIC, Observation, Viewer
 from replay_web.web.events_text import describe
+from replay_web.web.findings import step_findings
 from replay_web.web.records import Replay
 
 JSON = dict[str, Any]
@@ -87,6 +89,8 @@ def step_data(replay: Replay, step: int, view: ViewName) -> JSON:
         "smazzate": smazzate_data(state),
         "running": running_totals(state),
         "result": result_data(state) if arbiter or step == replay.last else None,
+        "tags": dict(state.tags),
+        "findings": step_findings(replay, step, view.viewer),
     }
     if arbiter:
         data["arbiter"] = arbiter_data(replay, step)
@@ -122,7 +126,7 @@ def _numbered(seat: int | None) -> int | None:
 
 def match_header(created: MatchCreated, replay: Replay) -> JSON:
     """What is public of a match from its first event: the table, not a card."""
-    visibility = created.visibility
+    visibility, provenance = created.visibility, created.provenance
     return {
         "id": str(replay.match_id),
         "game": created.game,
@@ -133,7 +137,9 @@ def match_header(created: MatchCreated, replay: Replay) -> JSON:
         "table": created.table,
         "format": dict(sorted(created.match_format.items())),
         "ruleset": dict(sorted(created.ruleset.items())),
-        "provenance": "live" if created.provenance is None else created.provenance.kind,
+        "provenance": "live" if provenance is None else provenance.kind,
+        "source": None if provenance is None else provenance.source,
+        "importer": None if provenance is None else provenance.importer,
         "carte_viste": bool(visibility and visibility.carte_viste),
         "carte_scoperte": bool(visibility and visibility.carte_scoperte),
         "created": replay.moments[0].isoformat(),

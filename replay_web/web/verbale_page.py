@@ -21,11 +21,9 @@ from werkzeug.security import safe_join
 
 from domain.cards import Suit
 from domain.events import SmazzataDealt
-from domain.record.audit import audit
-from domain.record.catalog import CATALOG
-from replay_web.i18n import translate
 from replay_web.web.app import services
 from replay_web.web.events_text import describe
+from replay_web.web.findings import record_findings
 from replay_web.web.guard import logged_arbiter, parse_match_id
 from replay_web.web.records import Replay
 from replay_web.web.step import JSON, match_header, result_data, smazzate_data
@@ -103,7 +101,7 @@ def verbale_data(replay: Replay) -> JSON:
         "noted": [e for s in sections for e in s["entries"] if e["kind"] in NOTED_KINDS],
         "rulings": [e for e in match_entries if e["kind"] == "ruling"],
         "result": result_data(state),
-        "findings": findings(replay),
+        "findings": record_findings(replay),
         "head": replay.head,
         "events": len(replay.events),
     }
@@ -160,14 +158,6 @@ def _place(section: JSON, entry: JSON) -> None:
         section[_PLACES[kind]].append(entry)
     else:
         section["entries"].append(entry)
-
-
-def findings(replay: Replay) -> list[JSON]:
-    """The audit's findings of the record as it now stands, in the order of the record."""
-    checked = audit(CATALOG, list(zip(replay.events, replay.moments, strict=True)))
-    return [{"version": f.version, "severity": str(f.severity), "check": f.check,
-             "message": translate(f.message, gettext)}
-            for f in sorted(checked.findings, key=lambda f: (f.version, -f.severity))]
 
 
 def static_fetcher(weasyprint: Any) -> Any:

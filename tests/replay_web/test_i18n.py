@@ -98,11 +98,14 @@ def test_every_message_of_verbale_has_an_italian_translation() -> None:
 
 
 def test_every_message_of_domain_and_projections_has_an_italian_translation() -> None:
-    """The lower layers' messages (domain.text.say; N_ in the outside auditor) too."""
+    """The lower layers' messages (domain.text.say; N_ in the outside auditor) too, and the
+    importers' (the notation's reader and its reports)."""
     root = REPLAY_WEB.parent
-    files = sorted([*root.glob("domain/**/*.py"), *root.glob("projections/**/*.py")])
+    files = sorted([*root.glob("domain/**/*.py"), *root.glob("projections/**/*.py"),
+                    *root.glob("importers/**/*.py")])
     missing = _untranslated(_extracted(files, "python"))
-    assert not missing, (f"{len(missing)} messages of domain/ and projections/ without Italian "
+    assert not missing, (f"{len(missing)} messages of domain/, projections/ and importers/ "
+                         "without Italian "
                          "(run `make messages` and translate them):\n" + "\n".join(missing))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
@@ -158,3 +158,19 @@ def json_strings(data: Any, since: int | None) -> set[str]:
     walk({k: v for k, v in data.items() if k != "events"})
     walk([e for e in data["events"] if since is not None and e["step"] >= since])
     return found
+
+
+def check_answer(kind: str, text: str, data: object, start: int | None,
+                 hidden: Collection[Card],
+                 shown: set[Card], url: str) -> None:
+    """No hidden card in the answer; every card the viewer must see is in it."""
+    if kind == "json":
+        strings = json_strings(data, start)
+        leaked = {c.code for c in hidden} & strings
+        missing = {c.code for c in shown} - strings
+    else:
+        codes, found_titles = page_cards(text, start)
+        leaked = {c.code for c in hidden if c.code in codes or titles(c) & found_titles}
+        missing = {c.code for c in shown if not titles(c) & found_titles}
+    assert not leaked, f"{url}: hidden cards {sorted(leaked)} in the answer"
+    assert not missing, f"{url}: cards {sorted(missing)} the viewer sees are not shown"

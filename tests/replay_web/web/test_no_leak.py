@@ -17,7 +17,6 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.cards import Card
 from domain.record.events import TableVisibility
 from domain.viewing import PUBLIC, Viewer
 from replay_web.web.records import Replay
@@ -27,12 +26,10 @@ from tests.replay_web.web.conftest import as_arbiter
 from tests.replay_web.web.leak_tools import (
     MATCH_ID,
     MemoryReplays,
+    check_answer,
     deal_step,
     hidden_at,
-    json_strings,
-    page_cards,
     replay_from,
-    titles,
     urls,
     view_query,
     viewer_app,
@@ -94,21 +91,6 @@ def test_nessuna_carta_nascosta_in_pagine_e_json(data: st.DataObject, game: str,
         COVERED["steps"] += 1
     COVERED["matches"] += 1
     COVERED[_case_id((game, players, visibility))] += 1
-
-
-def check_answer(kind: str, text: str, data: object, start: int | None, hidden: list[Card],
-                 shown: set[Card], url: str) -> None:
-    """No hidden card in the answer; every card the viewer must see is in it."""
-    if kind == "json":
-        strings = json_strings(data, start)
-        leaked = {c.code for c in hidden} & strings
-        missing = {c.code for c in shown} - strings
-    else:
-        codes, found_titles = page_cards(text, start)
-        leaked = {c.code for c in hidden if c.code in codes or titles(c) & found_titles}
-        missing = {c.code for c in shown if not titles(c) & found_titles}
-    assert not leaked, f"{url}: hidden cards {sorted(leaked)} in the answer"
-    assert not missing, f"{url}: cards {sorted(missing)} the viewer sees are not shown"
 
 
 # One step of each match from its first deal on (dealt or between smazzate), every viewer's page

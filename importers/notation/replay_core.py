@@ -1,0 +1,108 @@
+"""The replay's machinery (replay.py): one command decided against the state folded so far, the
+findings it gives, the events it adds numbered for the rulings that refer to them.
+
+Kept apart from what the replay does with a written match so that both the smazzata's plays
+(replay.py) and its incidents and closing (replay_incidents.py) build on the same steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from domain.record.catalog import CATALOG
+from domain.record.commands import MatchCommand
+from domain.record.decide import Decided, decide_checked
+from domain.record.envelope import RecordedBy, importer
+from domain.record.match import MatchEvent, MatchState, evolve, initial
+from domain.shuffle import Seed
+from domain.text import said_of, say
+from importers.notation import setup
+from importers.notation.model import Pos, WrittenMatch, WrittenSmazzata
+from importers.notation.report import ReportFinding, Severity, SmazzataScore
+
+Action = tuple[MatchCommand, datetime, RecordedBy]
+"""One command as `MatchStore.execute_batch` takes it: the command, its moment, its envelope."""
+
+ONE_STEP = timedelta(seconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    rule: str
+    message: str   # a Said when decide built it so
+
+
+class Stop(Exception):
+    """The replay cannot go on: what follows is not checked."""
+
+
+class ReplayCore:
+    def __init__(self, match: WrittenMatch, program: str) -> None:
+        self.match = match
+        self.program = program
+        self.state: MatchState = initial(CATALOG)
+        self.at = setup.start_of(match)
+        self.clock = setup.time_control(match)
+        self.arbiter = setup.arbiter_of(match)
+        self.actions: list[Action] = []
+        self.findings: list[ReportFinding] = []
+        self.scores: list[SmazzataScore] = []
+        self.number: int | None = None      # the smazzata being replayed, 1-based
+        self.seed: Seed | None = None       # its seed, when dealt from one
+        self.closing: WrittenSmazzata | None = None   # its seed and claim still to record
+        # The events produced so far, by (type, ordinal among its type) -> their version in the
+        # imported stream: what a ruling's `refers` names.
+        self.versions: dict[tuple[str, int], int] = {}
+        self.counts: dict[str, int] = {}
+
+    def find(self, severity: Severity, check: str, message: str, pos: Pos,
+             legal: tuple[str, ...] | None = None) -> None:
+        self.findings.append(ReportFinding(severity, check, message, pos.line, pos.column,
+                                           self.number, legal))
+
+    def attempt(self, command: MatchCommand, pos: Pos,
+                step: timedelta = ONE_STEP) -> Decided | Refusal:
+        """Decide `command` one `step` after the last action; fold it if accepted."""
+        at = self.at + step
+        state = self.state
+        try:
+            decided = decide_checked(state, command, at)
+            for event in decided.events:
+                state = evolve(state, event, at)
+        except ValueError as error:
+            rule = getattr(error, "rule", "replay")
+            message = getattr(error, "message", None) or said_of(error) or str(error)
+            return Refusal(str(rule), message)
+        except (TypeError, LookupError, AttributeError, AssertionError) as error:
+            # Written input the rules cannot even judge: reported, never a crash.
+            return Refusal("replay", say("{kind}: {error}", kind=type(error).__name__,
+                                         error=said_of(error) or str(error)))
+        self.number_events(decided.events)
+        self.state = state
+        self.at = at
+        where = importer(self.program, self.match.source or "<text>", pos.line)
+        self.actions.append((command, at, where))
+        for note in decided.notes:
+            self.find("note", "unverifiable", note, pos)
+        return decided
+
+    def number_events(self, events: tuple[MatchEvent, ...]) -> None:
+        """Index the events of an accepted action (the state is still the one before it)."""
+        for version, event in enumerate(events, start=self.state.version + 1):
+            kind = type(event).__name__
+            self.counts[kind] = self.counts.get(kind, 0) + 1
+            self.versions[(kind, self.counts[kind])] = version
+
+    def act(self, command: MatchCommand, pos: Pos, step: timedelta = ONE_STEP) -> Decided | None:
+        """`attempt`, a refusal reported as an error."""
+        outcome = self.attempt(command, pos, step)
+        if isinstance(outcome, Refusal):
+            self.find("error", outcome.rule, outcome.message, pos)
+            return None
+        return outcome
+
+    def stop(self, pos: Pos) -> Stop:
+        self.find("note", "replay", say("the replay stops here: the rest of the record is not "
+                                        "checked"), pos)
+        return Stop()

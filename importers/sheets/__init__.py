@@ -1,0 +1,1 @@
+"""Score sheets written by people (card games): CSV, checked against the stored matches."""
