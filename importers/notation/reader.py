@@ -38,11 +38,11 @@ from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from domain.cards import CardParseError
-from domain.text import excerpt
+from domain.text import excerpt, say
 from importers.notation import reader_build
 from importers.notation.errors import NotationError
 from importers.notation.model import WrittenMatch
-from importers.notation.reader_build import Problem, RawMatch, ToRaw
+from importers.notation.reader_build import Problem, RawMatch, ToRaw, or_list
 from importers.notation.reader_check import build_match
 
 _PARSER = Lark(Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8"),
@@ -50,7 +50,8 @@ _PARSER = Lark(Path(__file__).with_name("grammar.lark").read_text(encoding="utf-
                maybe_placeholders=False)
 reader_build.PLAY_RE = reader_build.play_regex(_PARSER.get_terminal("CARD").pattern.to_regexp())
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
-_CONTROL_EXPECTED = "text without control characters (only tab, CR and LF)"
+_CONTROL_EXPECTED = say("text without control characters (only tab, CR and LF)")
+_UTF8 = say("UTF-8 text")
 BOM = "\ufeff"
 
 
@@ -69,7 +70,7 @@ def read(text: str | TextIO, source: str = "<text>", lenient: bool = False) -> P
             text = text.read()
         except UnicodeDecodeError as error:  # the file object decoded it: no position known
             raise NotationError(source, 1, 1, _byte(error.object, error.start),
-                                "UTF-8 text") from None
+                                _UTF8) from None
     return _read(text, source, lenient, [])
 
 
@@ -110,19 +111,21 @@ def _undecodable(raw: bytes, line: int) -> list[Problem]:
             start = offset + error.start
             head = raw[3 if line == 1 and raw.startswith(b"\xef\xbb\xbf") else 0:start]
             column = len(head.decode("utf-8", errors="replace")) + 1
-            problems.append(Problem(line, column, _byte(raw, start), "UTF-8 text"))
+            problems.append(Problem(line, column, _byte(raw, start), _UTF8))
             offset += error.end
 
 
 def _byte(data: bytes, index: int) -> str:
-    return f"byte 0x{data[index]:02X}" if index < len(data) else "an incomplete character"
+    if index < len(data):
+        return say("byte {byte}", byte=f"0x{data[index]:02X}")
+    return say("an incomplete character")
 
 
 def _read(text: str, source: str, lenient: bool, problems: list[Problem]) -> Parsed:
     try:
         return _read_checked(text, source, lenient, problems)
     except (LarkError, CardParseError, RecursionError) as error:  # a bug of ours: still an error
-        raise NotationError(source, 1, 1, excerpt(text), "a record the reader can read",
+        raise NotationError(source, 1, 1, excerpt(text), say("a record the reader can read"),
                             ) from error
 
 
@@ -179,8 +182,8 @@ def _blank_controls(text: str, problems: list[Problem], lenient: bool, source: s
     for match in found:
         line = text.count("\n", 0, match.start()) + 1
         column = match.start() - text.rfind("\n", 0, match.start())
-        problem = Problem(line, column, f"character U+{ord(match.group()[0]):04X}",
-                          _CONTROL_EXPECTED)
+        code = f"U+{ord(match.group()[0]):04X}"
+        problem = Problem(line, column, say("character {code}", code=code), _CONTROL_EXPECTED)
         if not lenient:
             raise _error(source, problem)
         problems.append(problem)
@@ -269,12 +272,12 @@ def _syntax_problem(error: UnexpectedInput, text: str) -> Problem:
     token: Token = error.token
     if token.type == "$END":
         line = text.count("\n", 0, len(text.rstrip())) + 1
-        return Problem(line, len(text.rstrip().rsplit("\n", 1)[-1]) + 1, "the end of the text",
+        return Problem(line, len(text.rstrip().rsplit("\n", 1)[-1]) + 1, _TEXT_END,
                        expected_words(error.expected, ""))
     at = token.start_pos or 0
     if "PLAYS_LINE" in error.expected and _PLAY_START.match(text, at):
         return _play_problem(text, at, token.line or 1, token.column or 1)
-    found = "the end of the line" if token.type == "_NL" else excerpt(str(token))
+    found = _LINE_END_WORDS if token.type == "_NL" else excerpt(str(token))
     return Problem(token.line or 1, token.column or 1, found,
                    expected_words(error.expected, _first_word(text, token.line or 1)))
 
@@ -283,10 +286,14 @@ _PLAY_START = re.compile(r"[0-9]+[.:]|\?\?|[1-7ajqkfcr]\S", re.IGNORECASE)
 _MOVE_NUMBER = re.compile(r"[0-9]+\.")
 _GAP = re.compile(r"(?:[ \t]|\{[^}]*\})*")
 _LINE_END = re.compile(r"[ \t]*(?:;[^\n]*)?\r?(?:\n|$)")
-_PLAY_EXPECTED = "a play such as 7d, 2: 7d, 7c x 3c+4b =5 # or 7d !fuori-turno"
-_AFTER_PLAY = {"x": "a card such as 7d or ?? after x", "+": "a card such as 7d or ?? after +",
-               "=": "the matta's value such as =5", "!": "a marker such as !fuori-turno",
-               ":": "a card such as 7d or ?? after the seat"}
+_PLAY_EXPECTED = say("a play such as 7d, 2: 7d, 7c x 3c+4b =5 # or 7d !fuori-turno")
+_LINE_END_WORDS = say("the end of the line")
+_TEXT_END = say("the end of the text")
+_AFTER_PLAY = {"x": say("a card such as 7d or ?? after x"),
+               "+": say("a card such as 7d or ?? after +"),
+               "=": say("the matta's value such as =5"),
+               "!": say("a marker such as !fuori-turno"),
+               ":": say("a card such as 7d or ?? after the seat")}
 
 
 def _play_problem(text: str, at: int, line: int, column: int) -> Problem:
@@ -304,15 +311,15 @@ def _play_problem(text: str, at: int, line: int, column: int) -> Problem:
         if not _GAP.match(text, index).end() and not _LINE_END.match(text, index):  # type: ignore[union-attr]
             break
     word = re.match(r"\S{1,41}", text[index:])
-    found = excerpt(word.group()) if word else "the end of the line"
-    expected = _PLAY_EXPECTED + " or the end of the line"
+    found = excerpt(word.group()) if word else _LINE_END_WORDS
+    expected = or_list([_PLAY_EXPECTED, _LINE_END_WORDS])
     symbol = re.match(r"[ \t]*([x+=!:])", text[index:])
     if symbol and index > at:
         expected = _AFTER_PLAY[symbol.group(1)]
         index = index + symbol.end()
         index = _GAP.match(text, index).end()  # type: ignore[union-attr]
         word = re.match(r"\S{1,41}", text[index:])
-        found = excerpt(word.group()) if word else "the end of the line"
+        found = excerpt(word.group()) if word else _LINE_END_WORDS
     if "\n" in text[at:index]:  # a comment over several lines came before
         return Problem(line + text.count("\n", at, index), index - text.rfind("\n", 0, index),
                        found, expected)
@@ -327,20 +334,22 @@ def _first_word(text: str, line: int) -> str:
 
 # ---- lark's expected terminals in words ------------------------------------------------------
 
-_UNCLOSED = {"{": "a comment closed by }",
-             '"': 'a quoted text closed by " on the same line (escapes: \\" and \\\\)'}
+_UNCLOSED = {"{": say("a comment closed by }}"),
+             '"': say('a quoted text closed by " on the same line (escapes: \\" and \\\\)')}
 _KEYWORDS = {"SMAZZATA": "Smazzata", "DEALER": "Dealer", "SEED": "Seed", "TABLE": "Table",
              "BRISCOLA": "Briscola", "HAND": "Hand", "STOCK": "Stock", "ACCUSO": "Accuso",
              "CLAIMED": "Claimed", "TIMEOUT": "Timeout", "ABANDON": "Abandon",
              "RULING": "Ruling", "END": "End", "MATTA": "matta", "ADJUST": "adjust",
              "REFERS": "refers"}
-_WORDS = {"TAG_OPEN": 'a tag such as [Game "cirulla"]', "TAG_NAME": "a tag name such as Game",
-          "STRING": 'a quoted text such as "Anna"', "RSQB": "]", "PLAYS_LINE": "a play such as 7d",
-          "CARD": "a card such as 7d or ??", "HEX": "a hexadecimal seed",
-          "NAME": "a word such as cirulla or scope",
-          "EVENT_TYPE": "an event type such as CardPlayed", "SCORE": "a score such as 3-1",
-          "SECONDS": "a time such as 12.5s", "_NL": "the end of the line",
-          "$END": "the end of the text"}
+_WORDS: dict[str, str] = {
+    "TAG_OPEN": say('a tag such as [Game "cirulla"]'),
+    "TAG_NAME": say("a tag name such as Game"),
+    "STRING": say('a quoted text such as "Anna"'), "RSQB": "]",
+    "PLAYS_LINE": say("a play such as 7d"), "CARD": say("a card such as 7d or ??"),
+    "HEX": say("a hexadecimal seed"), "NAME": say("a word such as cirulla or scope"),
+    "EVENT_TYPE": say("an event type such as CardPlayed"),
+    "SCORE": say("a score such as 3-1"), "SECONDS": say("a time such as 12.5s"),
+    "_NL": _LINE_END_WORDS, "$END": _TEXT_END}
 _SEAT_LINES = ("dealer", "mazziere", "hand", "mano", "accuso", "timeout", "abandon",
                "abbandono")
 
@@ -351,12 +360,11 @@ def expected_words(terminals: set[str] | frozenset[str], first_word: str) -> str
              for name in sorted(terminals, key=_rank) if name in _WORDS or name == "INT"]
     keywords = [_KEYWORDS[name] for name in sorted(terminals, key=_rank)
                 if name in _KEYWORDS]
-    if keywords:
-        words.append(("a line starting with " if len(keywords) > 1 else "") + " or ".join(
-            (", ".join(keywords[:-1]), keywords[-1]) if len(keywords) > 1 else keywords))
-    if not words:
-        return "something else"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    if len(keywords) == 1:
+        words.append(keywords[0])
+    elif keywords:
+        words.append(say("a line starting with {keywords}", keywords=or_list(keywords)))
+    return or_list(words) if words else say("something else")
 
 
 def _rank(name: str) -> int:
@@ -365,8 +373,8 @@ def _rank(name: str) -> int:
 
 def _int_words(first_word: str) -> str:
     if first_word in ("smazzata", "deal"):
-        return "the smazzata number such as 1"
-    return "a seat such as 1" if first_word in _SEAT_LINES else "a number"
+        return say("the smazzata number such as 1")
+    return say("a seat such as 1") if first_word in _SEAT_LINES else say("a number")
 
 
 _ORDER = {name: index for index, name in enumerate(

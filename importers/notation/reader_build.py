@@ -10,6 +10,7 @@ and the order of the lines, and assembles the `WrittenMatch` with the converters
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from lark import Token, Transformer
 
 from domain.cards import UNKNOWN, Card, parse_card
-from domain.text import excerpt
+from domain.text import excerpt, say
 from importers.notation.model import (
     EVENT_TYPES,
     IRREGULARITY_MARKERS,
@@ -71,6 +72,16 @@ def at(token: Token, expected: str, found: str | None = None) -> Problem:
     """A problem at `token`, quoting it unless `found` says otherwise."""
     return Problem(token.line or 1, token.column or 1,
                    excerpt(str(token)) if found is None else found, expected)
+
+
+def or_list(words: Sequence[str]) -> str:
+    """Words joined as "a, b or c", with translatable joints (each item may be a `Said`)."""
+    if len(words) == 1:
+        return words[0]
+    joined = words[0]
+    for word in words[1:-1]:
+        joined = say("{words}, {word}", words=joined, word=word)
+    return say("{words} or {word}", words=joined, word=words[-1])
 
 
 def number(text: str) -> int:
@@ -164,7 +175,8 @@ def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
     if marker is not None and marker not in IRREGULARITY_MARKERS:
         return Problem(pos.line, pos.column + found.start("marker") - found.start() - 1,
                        excerpt("!" + marker),
-                       "a marker among " + ", ".join("!" + m for m in IRREGULARITY_MARKERS))
+                       say("a marker among {markers}",
+                           markers=", ".join("!" + m for m in IRREGULARITY_MARKERS)))
     return WrittenPlay(
         read_card(card), None if seat is None else number(seat) - 1,
         () if capture is None else tuple(read_card(c) for c in _PLUS.split(capture)),
@@ -195,7 +207,7 @@ def number_signed(text: str) -> int:
 def accuso_of(line: Line, seat: int) -> WrittenAccuso | Problem:
     kind = line.args[1]
     if kind.lower() not in ACCUSO_KINDS:
-        return at(kind, "an accuso kind: cirulla or decino")
+        return at(kind, say("an accuso kind: cirulla or decino"))
     cards = tuple(read_card(c) for c in line.args[2:] if c.type == "CARD")
     matta = number(line.args[-1]) if line.args[-2].type == "MATTA" else None
     return WrittenAccuso(seat, kind.lower(), cards, matta, _pos(line.head))
@@ -222,7 +234,7 @@ def ruling_of(line: Line, pos: Pos) -> WrittenIncident | Problem:
         if token.type == "SMAZZATA":
             value = args[index + 1]
             if number(value) < 1:
-                return at(value, "a smazzata number from 1")
+                return at(value, say("a smazzata number from 1"))
             smazzata = number(value) - 1
         elif token.type == "ADJUST":
             adjustment = score(args[index + 1])
@@ -239,9 +251,10 @@ def refers_of(kind: Token, ordinal: Token) -> tuple[str, int] | Problem:
     """`refers CardPlayed 12`: the event's type (its name, in any case) and its ordinal."""
     name = _EVENT_TYPES.get(kind.lower())
     if name is None:
-        return at(kind, "an event type such as CardPlayed, SmazzataEnded or SeedRevealed")
+        return at(kind, say(
+            "an event type such as CardPlayed, SmazzataEnded or SeedRevealed"))
     if number(ordinal) < 1:
-        return at(ordinal, "the event's ordinal among those of its type, from 1")
+        return at(ordinal, say("the event's ordinal among those of its type, from 1"))
     return name, number(ordinal)
 
 
@@ -250,7 +263,7 @@ def claim_of(line: Line, game: str) -> WrittenClaim | Problem:
     rows: list[tuple[str, int, int]] = []
     for name, value in zip(line.args[0::2], line.args[1::2], strict=True):
         if name not in known:
-            return at(name, "a category among " + ", ".join(known))
+            return at(name, say("a category among {categories}", categories=", ".join(known)))
         rows.append((str(name), *score(value)))
     return WrittenClaim(tuple(rows), _pos(line.head))
 
@@ -259,12 +272,12 @@ def layout_of(line: Line, game: str, players: int) -> WrittenLayout | Problem:
     """A `Table` (Cirulla) or `Briscola` line as an attempt with no hand or stock yet."""
     want = "table" if game == "cirulla" else "briscola"
     if line.kind != want:
-        return at(line.head, "a Table line of 4 cards" if want == "table"
-                  else "a Briscola line with one card")
+        return at(line.head, say("a Table line of 4 cards") if want == "table"
+                  else say("a Briscola line with one card"))
     cards = tuple(read_card(c) for c in line.args)
     if want == "table":
         if len(cards) != 4:
-            return at(line.head, "a Table line of 4 cards",
-                      found=excerpt(" ".join(line.args)) if cards else "no card")
+            return at(line.head, say("a Table line of 4 cards"),
+                      found=excerpt(" ".join(line.args)) if cards else say("no card"))
         return WrittenLayout(table=cards, pos=_pos(line.head))
     return WrittenLayout(briscola=cards[0], pos=_pos(line.head))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from lark import Token
 
 from domain.cards import Card
-from domain.text import excerpt
+from domain.text import excerpt, say
 from importers.notation.model import (
     Move,
     Pos,
@@ -47,36 +47,40 @@ def check_tags(tags: list[Tag], problems: list[Problem]) -> tuple[str, int] | No
     if first.name != "Game" or first.value not in CLAIM_CATEGORIES:
         problems.append(Problem(first.pos.line, first.pos.column,
                                 excerpt(f'[{first.name} "{first.value}"]'),
-                                'a first tag [Game "cirulla"] or [Game "briscola"]'))
+                                say('a first tag [Game "cirulla"] or [Game "briscola"]')))
         return None
     seen: set[str] = set()
     for tag in tags:
         if tag.name in seen:
             problems.append(Problem(tag.pos.line, tag.pos.column, excerpt(tag.name),
-                                    "each tag once"))
+                                    say("each tag once")))
         seen.add(tag.name)
     players = next((t for t in tags if t.name == "Players"), None)
     if players is None:
-        problems.append(Problem(first.pos.line, first.pos.column, "no Players tag",
-                                'a tag such as [Players "Anna, Bruno"]'))
+        problems.append(Problem(first.pos.line, first.pos.column, say("no Players tag"),
+                                say('a tag such as [Players "Anna, Bruno"]')))
         return None
     names = [n.strip() for n in players.value.split(",")]
     if len(names) not in (2, 4) or not all(names):
         problems.append(Problem(players.pos.line, players.pos.column, excerpt(players.value),
-                                "2 or 4 player names separated by commas"))
+                                say("2 or 4 player names separated by commas")))
         return None
     first_dealer = next((t for t in tags if t.name == "FirstDealer"), None)
     if first_dealer is not None and first_dealer.value not in [str(s) for s in
                                                                range(1, len(names) + 1)]:
         problems.append(Problem(first_dealer.pos.line, first_dealer.pos.column,
-                                excerpt(first_dealer.value), f"a seat from 1 to {len(names)}"))
+                                excerpt(first_dealer.value), _seat_range(len(names))))
     return first.value, len(names)
+
+
+def _seat_range(players: int) -> str:
+    return say("a seat from 1 to {players}", players=players)
 
 
 def seat_of(token: Token, players: int, problems: list[Problem]) -> int | None:
     seat = number(token)
     if not 1 <= seat <= players:
-        problems.append(at(token, f"a seat from 1 to {players}"))
+        problems.append(at(token, _seat_range(players)))
         return None
     return seat - 1
 
@@ -118,10 +122,10 @@ def read_line(deal: Deal, line: Line) -> None:
     if kind == "plays":
         read_plays(deal, line)
     elif kind in ("dealer", "seed", "table", "briscola") and deal.moves:
-        deal.problems.append(at(head, "a play: Dealer, Seed and Table come before the plays"))
+        deal.problems.append(at(head, say("a play: Dealer, Seed and Table come before the plays")))
     elif kind == "dealer" or kind == "seed":
         if deal.attempts or (deal.dealer if kind == "dealer" else deal.seed) is not None:
-            deal.problems.append(at(head, "one Dealer and one Seed line before the Table"))
+            deal.problems.append(at(head, say("one Dealer and one Seed line before the Table")))
         elif kind == "dealer":
             deal.dealer = seat_of(args[0], deal.players, deal.problems)
         else:
@@ -144,24 +148,24 @@ def read_line(deal: Deal, line: Line) -> None:
 
 def read_deal_line(deal: Deal, line: Line) -> None:
     if not deal.attempts:
-        deal.problems.append(at(line.head, "a Table or Briscola line before Hand and Stock"))
+        deal.problems.append(at(line.head, say("a Table or Briscola line before Hand and Stock")))
     elif deal.moves:
-        deal.problems.append(at(line.head, "a play: Hand and Stock come before the plays"))
+        deal.problems.append(at(line.head, say("a play: Hand and Stock come before the plays")))
     elif line.kind == "stock":
         if deal.stocks[-1] is not None:
-            deal.problems.append(at(line.head, "one Stock line for each Table"))
+            deal.problems.append(at(line.head, say("one Stock line for each Table")))
         deal.stocks[-1] = tuple(read_card(c) for c in line.args)
     else:
         seat = seat_of(line.args[0], deal.players, deal.problems)
         if seat is not None and seat in deal.hands[-1]:
-            deal.problems.append(at(line.args[0], "one Hand line for each seat"))
+            deal.problems.append(at(line.args[0], say("one Hand line for each seat")))
         elif seat is not None:
             deal.hands[-1][seat] = tuple(read_card(c) for c in line.args[1:])
 
 
 def read_claim(deal: Deal, line: Line) -> None:
     if deal.claim is not None:
-        deal.problems.append(at(line.head, "one Claimed line for each smazzata"))
+        deal.problems.append(at(line.head, say("one Claimed line for each smazzata")))
         return
     claim = claim_of(line, deal.game)
     if not deal.problem(claim):
@@ -171,7 +175,7 @@ def read_claim(deal: Deal, line: Line) -> None:
 
 def read_plays(deal: Deal, line: Line) -> None:
     if not deal.attempts:
-        deal.problems.append(at(line.head, "a Table or Briscola line before the plays"))
+        deal.problems.append(at(line.head, say("a Table or Briscola line before the plays")))
         return
     for item in line.args:
         if isinstance(item, Problem):
@@ -179,7 +183,7 @@ def read_plays(deal: Deal, line: Line) -> None:
         elif item.seat is not None and not 0 <= item.seat < deal.players:
             deal.problems.append(Problem(item.pos.line, item.pos.column,
                                          excerpt(f"{item.seat + 1}:"),
-                                         f"a seat from 1 to {deal.players}"))
+                                         _seat_range(deal.players)))
         else:
             deal.moves.append(item)
 
@@ -195,7 +199,7 @@ def read_move_line(deal: Deal, line: Line) -> None:
 def move_of(line: Line, game: str, players: int,
             problems: list[Problem]) -> WrittenAccuso | WrittenIncident | Problem | None:
     if line.kind == "accuso" and game != "cirulla":
-        return at(line.head, "no Accuso line in Briscola")
+        return at(line.head, say("no Accuso line in Briscola"))
     if line.kind == "ruling":
         return incident_of(line, None)
     seat = seat_of(line.args[0], players, problems)
@@ -214,7 +218,7 @@ def build_match(raw: RawMatch, problems: list[Problem], source: str) -> WrittenM
     for index, (head, written, lines) in enumerate(raw.smazzate):
         if number(written) != index + 1:
             problems.append(Problem(written.line or 1, written.column or 1, excerpt(str(written)),
-                                    f"the smazzata number {index + 1}"))
+                                    say("the smazzata number {number}", number=index + 1)))
         smazzate.append(_smazzata(index, head, lines, game, players, problems))
     after = []
     for line in raw.after:
@@ -233,6 +237,7 @@ def _smazzata(index: int, head: Token, lines: list[Line], game: str, players: in
         read_line(deal, line)
     if not deal.layout_written:
         problems.append(Problem(head.line or 1, head.column or 1, excerpt(str(head)),
-                                "a Table line" if game == "cirulla" else "a Briscola line"))
+                                say("a Table line") if game == "cirulla"
+                                else say("a Briscola line")))
     return WrittenSmazzata(index, deal.dealer, deal.seed, deal.layouts(), tuple(deal.moves),
                            deal.claim, Pos(head.line or 1, head.column or 1))

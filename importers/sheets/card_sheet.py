@@ -64,7 +64,8 @@ def read_sheet_bytes(data: bytes, source: str) -> tuple[SheetClaim, ...]:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise NotationError(source, line, column, f"byte 0x{data[error.start]:02X}",
+        raise NotationError(source, line, column,
+                            say("byte {byte}", byte=f"0x{data[error.start]:02X}"),
                             say("UTF-8 text")) from None
     return read_sheet(text, source)
 
@@ -74,7 +75,7 @@ def read_sheet(text: str, source: str) -> tuple[SheetClaim, ...]:
     problem (file, line, column)."""
     lines = text.lstrip("\ufeff").splitlines()
     if not lines or not lines[0].strip():
-        raise NotationError(source, 1, 1, "an empty file", _header_words())
+        raise NotationError(source, 1, 1, say("an empty file"), _header_words())
     header = _header(lines[0], source)
     rows = [_row(header, fields, number, lines[number - 1], source)
             for number, fields in _records(lines, source) if any(f.strip() for f in fields)]
