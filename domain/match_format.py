@@ -181,41 +181,45 @@ def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
 
 
 def _check_format(fmt: MatchFormat) -> None:
-    where = say("match format {game} {kind} {length}", game=fmt.game,
-                kind=_KIND_NAMES[fmt.kind], length=fmt.length)
+    # The format's name is built only to refuse it: every match created or folded checks one.
     if fmt.game not in GAMES:
-        raise MatchFormatError(say("{where}: game must be one of {games}", where=where,
+        raise MatchFormatError(say("{where}: game must be one of {games}", where=_named(fmt),
                                    games=", ".join(GAMES)))
     if not isinstance(fmt.length, int) or isinstance(fmt.length, bool):
-        raise MatchFormatError(say("{where}: length must be an int", where=where))
+        raise MatchFormatError(say("{where}: length must be an int", where=_named(fmt)))
     if not _length_allowed(fmt):
-        raise MatchFormatError(say("{where}: not allowed; accepted: {accepted}", where=where,
-                                   accepted=_accepted(fmt.game)))
+        raise MatchFormatError(say("{where}: not allowed; accepted: {accepted}",
+                                   where=_named(fmt), accepted=_accepted(fmt.game)))
     if fmt.game == "cirulla" and (fmt.vinco_subito or fmt.vinco_subito_ends_smazzata_only):
         raise MatchFormatError(say("{where}: 'vinco subito' is a Briscola rule (004)",
-                                   where=where))
+                                   where=_named(fmt)))
     if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.cappotto_waits_end
                                    or fmt.target_strict):
         raise MatchFormatError(say("{where}: cappotto and targets are Cirulla rules (000)",
-                                   where=where))
+                                   where=_named(fmt)))
     if fmt.cappotto_waits_end and not fmt.cappotto_ends:
         raise MatchFormatError(say("{where}: cappotto_waits_end needs cappotto_ends",
-                                   where=where))
+                                   where=_named(fmt)))
     if fmt.vinco_subito_ends_smazzata_only and not fmt.vinco_subito:
         raise MatchFormatError(say("{where}: vinco_subito_ends_smazzata_only needs vinco_subito",
-                                   where=where))
-    _check_even_and_vp(fmt, where)
+                                   where=_named(fmt)))
+    _check_even_and_vp(fmt)
 
 
-def _check_even_and_vp(fmt: MatchFormat, where: Said) -> None:
+def _named(fmt: MatchFormat) -> Said:
+    return say("match format {game} {kind} {length}", game=fmt.game,
+               kind=_KIND_NAMES[fmt.kind], length=fmt.length)
+
+
+def _check_even_and_vp(fmt: MatchFormat) -> None:
     if fmt.smazzate_pari and not (fmt.game == "briscola" and fmt.kind is MatchKind.SMAZZATE
                                   and fmt.length % 2 == 0):
         raise MatchFormatError(say("{where}: smazzate_pari is the Briscola option for an even "
-                                   "number of smazzate (2, 4, ...)", where=where))
-    missing = missing_vp_column(fmt)
-    if fmt.vp and missing is not None:
+                                   "number of smazzate (2, 4, ...)", where=_named(fmt)))
+    missing = missing_vp_column(fmt) if fmt.vp else None
+    if missing is not None:
         raise MatchFormatError(say("{where}: {reason}; a match scored by VP cannot use this "
-                                   "format", where=where, reason=missing))
+                                   "format", where=_named(fmt), reason=missing))
 
 
 def _length_allowed(fmt: MatchFormat) -> bool:
@@ -403,44 +407,54 @@ def _after_spareggio(fmt: MatchFormat, before: MatchStatus, result: SmazzataResu
 
 def check_result(fmt: MatchFormat, result: SmazzataResult, index: int = 0) -> None:
     """A result the format cannot produce is refused, naming the smazzata and the field."""
-    where = (say("{format}, smazzata {number}", format=fmt.describe(), number=index) if index
-             else fmt.describe())
+    # `where` (the format described, every option a message) is built only to refuse: a
+    # standing checks every result of the match, at every smazzata's end.
     points = result.points
     if (len(points) != 2 or any(not isinstance(p, int) or isinstance(p, bool) or p < 0
                                 for p in points)):
         raise MatchFormatError(say("{where}: points must be two non-negative ints, not "
-                                   "{points}", where=where, points=repr(points)))
+                                   "{points}", where=_where(fmt, index), points=repr(points)))
     for name in ("last_capture_side", "cappotto_side", "vinco_subito_side"):
         side = getattr(result, name)
         if side is not None and side not in (0, 1):
             raise MatchFormatError(say("{where}: {field} must be 0, 1 or None, not {value}",
-                                       where=where, field=name, value=repr(side)))
+                                       where=_where(fmt, index), field=name, value=repr(side)))
     if fmt.game == "cirulla":
         if result.vinco_subito_side is not None:
             raise MatchFormatError(say("{where}: vinco_subito_side is a Briscola rule",
-                                       where=where))
+                                       where=_where(fmt, index)))
         return
     if result.cappotto_side is not None:
-        raise MatchFormatError(say("{where}: cappotto_side is a Cirulla rule", where=where))
-    _check_briscola_points(fmt, result, where)
+        raise MatchFormatError(say("{where}: cappotto_side is a Cirulla rule",
+                                   where=_where(fmt, index)))
+    _check_briscola_points(fmt, result, index)
 
 
-def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, where: Said) -> None:
+def _where(fmt: MatchFormat, index: int) -> Said:
+    """The format and the smazzata (from 1; 0: none) a refused result is named by."""
+    return (say("{format}, smazzata {number}", format=fmt.describe(), number=index) if index
+            else fmt.describe())
+
+
+def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, index: int) -> None:
     total = sum(result.points)
     side = result.vinco_subito_side
     if side is None:
         if total != BRISCOLA_CARD_POINTS:
             raise MatchFormatError(say("{where}: card points total {total}; a smazzata played "
-                                       "to the end totals 120", where=where, total=total))
+                                       "to the end totals 120", where=_where(fmt, index),
+                                       total=total))
         if fmt.vinco_subito and briscola_smazzata_winner(result) is not None:
             raise MatchFormatError(say(
                 "{where}: with vinco subito a side reaching 61 ends the match at the trick "
-                "that brought it there; vinco_subito_side must name it", where=where))
+                "that brought it there; vinco_subito_side must name it",
+                where=_where(fmt, index)))
         return
     if not fmt.vinco_subito:
         raise MatchFormatError(say("{where}: vinco_subito_side given but the format has no "
-                                   "vinco subito", where=where))
+                                   "vinco subito", where=_where(fmt, index)))
     if result.points[side] < BRISCOLA_SOGLIA or total > BRISCOLA_CARD_POINTS:
         raise MatchFormatError(say(
             "{where}: vinco subito by side {side} needs at least 61 of at most 120 card "
-            "points, got {points}", where=where, side=side, points=repr(result.points)))
+            "points, got {points}", where=_where(fmt, index), side=side,
+            points=repr(result.points)))

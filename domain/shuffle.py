@@ -22,6 +22,7 @@ import hmac
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import lt, mod
 
 from domain.cards import DECK, Card
@@ -61,7 +62,8 @@ class Seed:
         """Read a seed written in hexadecimal (an optional 0x, any case, spaces between bytes)."""
         cleaned = text.strip().lower().removeprefix("0x")
         digits = "".join(cleaned.split())
-        bad = next((k for k, char in enumerate(digits) if char not in _HEX_DIGITS), None)
+        bad = None if _HEX_DIGITS.issuperset(digits) else next(
+            (k for k, char in enumerate(digits) if char not in _HEX_DIGITS), None)
         if bad is not None:
             raise SeedError(say("seed {seed} is not hexadecimal ({char} at digit {position}): "
                                 "{expected}", seed=excerpt(text), char=repr(digits[bad]),
@@ -195,4 +197,12 @@ _LIMITS = _limits(64)
 
 def shuffled_deck(seed: Seed, attempt: int = 0) -> tuple[Card, ...]:
     """The 40 cards from the top of the deck down, for this seed and deal attempt."""
+    return _shuffled_deck(seed, attempt)
+
+
+@lru_cache(maxsize=16)
+def _shuffled_deck(seed: Seed, attempt: int) -> tuple[Card, ...]:
+    """The deck of `shuffled_deck`, kept for the last few deals: the same deal is derived
+    again at once when a record is checked (the written cards against the seed, then the
+    DealSmazzata that deals them); a Seed and the deck are immutable."""
     return tuple(map(DECK.__getitem__, shuffled_indices(seed, attempt)))

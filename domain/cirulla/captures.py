@@ -129,6 +129,19 @@ def legal_plays(state: CirullaState) -> list[Play]:
     return plays
 
 
+def card_captures(state: CirullaState, card: Card) -> list[tuple[Card, ...]]:
+    """The captures `card` may make on this table (each in table order), the same as
+    legal_plays' plays of that card; empty: it can only be discarded. Whether the seat must
+    capture with another card (presa_obbligata=mano) is legal_plays' question, not this one's."""
+    values = state.table_values
+    asso = state.ruleset.asso_su_asso
+    index = _GETTERS[asso].get(values) or capture_getters(values, asso)
+    matta_value = state.matta_value
+    table = state.table
+    return [get(table) for get in
+            index[matta_value if matta_value and card is MATTA else _VALUE[card]]]
+
+
 # Looked up once: an enum member read off its class goes through the enum's metaclass (about
 # as costly as the rest of a legal_plays call), and a card's value is an instance attribute.
 _PRESA_MANO = PresaObbligata.MANO

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from enum import Enum, StrEnum
+from functools import lru_cache
 from typing import Any
 
 from domain.seating import Direction
@@ -95,7 +96,7 @@ class Ruleset:
 
     def options(self) -> dict[str, str]:
         """Every option with its value, as stored in a match record."""
-        return {f.name: _option_text(getattr(self, f.name)) for f in fields(self)}
+        return dict(_options_of(self))
 
     def differences(self) -> dict[str, str]:
         standard = STANDARD.options()
@@ -111,6 +112,13 @@ TAVERNA = Ruleset(redeal=Redeal.MAI, deal_order=DealOrder.ALTERNATA,
                   matta_durata=MattaDurata.SMAZZATA, decino_tre_assi=11,
                   accuso=Accuso.OBBLIGATORIO)
 """The tavern variants of source 002, all together."""
+
+
+@lru_cache(maxsize=64)
+def _options_of(ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
+    """`Ruleset.options` of an immutable ruleset, computed once: every match created or folded
+    reads them (a handful of rulesets in a whole import)."""
+    return tuple((f.name, _option_text(getattr(ruleset, f.name))) for f in fields(ruleset))
 
 
 def _option_text(value: object) -> str:
@@ -154,6 +162,13 @@ def parse_option(ruleset: Ruleset, text: str) -> Ruleset:
 
 
 def ruleset_from_options(options: Iterable[str], base: Ruleset = STANDARD) -> Ruleset:
+    return _from_options(tuple(options), base)
+
+
+@lru_cache(maxsize=64)
+def _from_options(options: tuple[str, ...], base: Ruleset) -> Ruleset:
+    """The options applied in order, once per distinct list: a ruleset is immutable, and every
+    match created or folded rebuilds its own from the same few texts (an error is not kept)."""
     ruleset = base
     for option in options:
         if option.strip() == "taverna":

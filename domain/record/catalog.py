@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from domain.briscola import engine as briscola_engine
 from domain.briscola.match import smazzata_result as briscola_result
@@ -26,13 +27,14 @@ from domain.match_format import (
     MatchFormat,
     MatchFormatError,
     MatchKind,
+    MatchStatus,
     SmazzataResult,
     match_points,
     match_status,
 )
 from domain.penalty import Forfeit, forfeit
 from domain.record.games import GameRules, GameRulesOf, Standing
-from domain.seating import Seating
+from domain.seating import Direction, Seating
 from domain.text import say
 
 _FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
@@ -49,6 +51,23 @@ def format_options(fmt: MatchFormat) -> dict[str, str]:
 
 
 def parse_format(game: str, options: Mapping[str, str]) -> MatchFormat:
+    """The format MatchCreated's options give; MatchFormatError naming what is wrong."""
+    items = tuple(options.items())
+    try:
+        hash((game, items))
+    except TypeError:   # a value no stored format has: read as it is, nothing kept
+        return _parse_format(game, options)
+    return _parsed_format(game, items)
+
+
+@lru_cache(maxsize=64)
+def _parsed_format(game: str, items: tuple[tuple[str, str], ...]) -> MatchFormat:
+    """Each distinct format read once: every match created or folded reads its own, from the
+    same few option lists; a MatchFormat is immutable (an error is not kept)."""
+    return _parse_format(game, dict(items))
+
+
+def _parse_format(game: str, options: Mapping[str, str]) -> MatchFormat:
     expected = {"kind", "length", *_FLAGS}
     options = {**{flag: "false" for flag in _LATER_FLAGS}, **options}
     if set(options) != expected:
@@ -84,11 +103,13 @@ def unit_of(fmt: MatchFormat) -> str:
     return "punti"
 
 
-def _regular_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> tuple[int, int]:
+def _regular_points(fmt: MatchFormat, results: Sequence[SmazzataResult],
+                    status: MatchStatus) -> tuple[int, int]:
     """The MP basis: game points (Cirulla) or card points (Briscola) of the regular smazzate;
-    spareggi add nothing ("Parità", docs/rules-interpretations.md)."""
+    spareggi add nothing ("Parità", docs/rules-interpretations.md). `status` is the match's
+    after `results`."""
     if fmt.game == "cirulla":
-        return match_status(fmt, results).totals
+        return status.totals
     regular = 1 if fmt.kind is MatchKind.POINTS else fmt.length
     counted = [r.points for r in results[:regular]]
     return (sum(p[0] for p in counted), sum(p[1] for p in counted))
@@ -108,7 +129,7 @@ def _standing(fmt: MatchFormat, results: Sequence[SmazzataResult],
     scores = _added(status.totals, adjustment)
     winner = status.winner
     unit = unit_of(fmt)
-    points = _regular_points(fmt, results)
+    points = _regular_points(fmt, results, status)
     if unit == "punti":
         points = _added(points, adjustment)
     if not status.over:
@@ -173,7 +194,7 @@ class CirullaRules(_Formats):
         return ruleset.options()
 
     def seating(self, ruleset: Ruleset, players: int) -> Seating:
-        return Seating(players, ruleset.direction)
+        return _seating(players, ruleset.direction)
 
     def result(self, state: CirullaState, ended: SmazzataEnded) -> SmazzataResult:
         return smazzata_result(state)
@@ -230,7 +251,7 @@ class BriscolaGame(_Formats):
         return {"vinco_subito": _yes_no(ruleset.vinco_subito)}
 
     def seating(self, ruleset: BriscolaRules, players: int) -> Seating:
-        return Seating(players)
+        return _seating(players, Direction.COUNTERCLOCKWISE)
 
     def result(self, state: BriscolaState, ended: SmazzataEnded) -> SmazzataResult:
         return briscola_result(state)
@@ -257,6 +278,13 @@ class BriscolaGame(_Formats):
         settlement = forfeit(self.name, (max(before[0], 0), max(before[1], 0)), guilty_side,
                              briscola_unawarded(state))
         return _settled(settlement, match_format, results, adjustment)
+
+
+@lru_cache(maxsize=8)
+def _seating(players: int, direction: Direction) -> Seating:
+    """The table of a match: a handful of them (2 or 4 players, two directions), each built once
+    for every match created or folded; a Seating is immutable."""
+    return Seating(players, direction)
 
 
 CIRULLA: GameRulesOf[CirullaState, Ruleset, MatchFormat, SmazzataResult] = CirullaRules()

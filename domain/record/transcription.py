@@ -21,6 +21,20 @@ from domain.text import say
 from domain.transcript import PlayCheck
 
 
+class Advanced(Protocol):
+    """A play a game's `advance` took: its events, the game right after the CardPlayed, and
+    after all of them."""
+
+    @property
+    def events(self) -> tuple[PlayEvent, ...]: ...
+
+    @property
+    def played(self) -> Any: ...
+
+    @property
+    def after(self) -> Any: ...
+
+
 class Transcriber(Protocol):
     def deal_event(self, ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,
                    hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
@@ -42,6 +56,9 @@ class Transcriber(Protocol):
     def accuso_event(self, game: Any, seat: int, kind: str, cards: tuple[Card, ...],
                      matta_value: int | None) -> AccusoDeclared: ...
 
+    def advance(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+                matta_value: int | None) -> Advanced | None: ...
+
 
 class _Cirulla:
     deal_event = staticmethod(cirulla.deal_event)
@@ -51,12 +68,14 @@ class _Cirulla:
     check_play = staticmethod(cirulla.check_play)
     play_events = staticmethod(cirulla.play_events)
     accuso_event = staticmethod(cirulla.accuso_event)
+    advance = staticmethod(cirulla.advance)
 
 
 class _Briscola:
     fold = staticmethod(briscola.fold)
     check_play = staticmethod(briscola.check_play)
     play_events = staticmethod(briscola.play_events)
+    advance = staticmethod(briscola.advance)
 
     @staticmethod
     def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,

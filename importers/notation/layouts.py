@@ -11,7 +11,7 @@ stock cut or filled with `??`) so that the rest of the smazzata can still be che
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain.cards import UNKNOWN, Card
@@ -118,28 +118,39 @@ def _attempt_problems(mine: WrittenLayout, theirs: SmazzataDealt,
                       attempt: int) -> list[Problem]:
     found: list[Problem] = []
 
-    def differ(place: Said, cards: Sequence[Card], seeded: Sequence[Card]) -> None:
+    def differ(place: Callable[[], Said], cards: Sequence[Card],
+               seeded: Sequence[Card]) -> None:
+        # Every seeded record is checked: the cards as dealt are passed at once, and the place
+        # is named only for a finding.
+        if cards == seeded:
+            return
         wrong = [c.code for c in cards if c is not UNKNOWN and c not in seeded]
         if wrong:
             found.append(Problem(mine.pos, "seed", say(
                 "attempt {attempt}, {place}: {cards} written, the seed deals {seeded}",
-                attempt=attempt, place=place, cards=" ".join(wrong),
+                attempt=attempt, place=place(), cards=" ".join(wrong),
                 seeded=" ".join(c.code for c in seeded))))
 
-    differ(say("table"), mine.table, theirs.table)
+    differ(lambda: say("table"), mine.table, theirs.table)
     if mine.briscola is not None:
-        differ(say("briscola card"), (mine.briscola,), tuple(
+        differ(lambda: say("briscola card"), (mine.briscola,), tuple(
             c for c in (theirs.briscola,) if c is not None))
     for seat, hand in enumerate(mine.hands or ()):
         if hand is not None and seat < len(theirs.hands):
-            differ(say("seat {seat}'s hand", seat=seat + 1), hand, theirs.hands[seat])
+            differ(_hand_of(seat), hand, theirs.hands[seat])
     found.extend(_stock_problems(mine, theirs, attempt))
     return found
+
+
+def _hand_of(seat: int) -> Callable[[], Said]:
+    return lambda: say("seat {seat}'s hand", seat=seat + 1)
 
 
 def _stock_problems(mine: WrittenLayout, theirs: SmazzataDealt, attempt: int) -> list[Problem]:
     """The stock's order matters (it is drawn from the top): compared place by place."""
     stock = mine.stock or ()
+    if stock == theirs.stock:
+        return []
     wrong = [(k, c) for k, c in enumerate(stock) if c is not UNKNOWN
              and (k >= len(theirs.stock) or theirs.stock[k] != c)]
     return [Problem(mine.pos, "seed", say(

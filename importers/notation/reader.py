@@ -44,11 +44,13 @@ from importers.notation.errors import NotationError
 from importers.notation.model import WrittenMatch
 from importers.notation.reader_build import Problem, RawMatch, ToRaw, or_list
 from importers.notation.reader_check import build_match
+from importers.notation.reader_lines import LineReader
 
 _PARSER = Lark(Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8"),
                parser="lalr", lexer="contextual", transformer=ToRaw(),
                maybe_placeholders=False)
 reader_build.PLAY_RE = reader_build.play_regex(_PARSER.get_terminal("CARD").pattern.to_regexp())
+_LINES = LineReader(_PARSER)  # the fast path for well-formed text (reader_lines.py)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 _CONTROL_EXPECTED = say("text without control characters (only tab, CR and LF)")
 _UTF8 = say("UTF-8 text")
@@ -199,7 +201,11 @@ def _blank_lines(text: str, lines: set[int]) -> str:
 
 
 def _parse(text: str, problems: list[Problem], lenient: bool, source: str) -> list[RawMatch]:
-    """Parse the whole text; when lenient and it fails, parse each match on its own."""
+    """Parse the whole text (line by line when it can: reader_lines.py, which gives up at the
+    first thing it is not sure of); when lenient and it fails, parse each match on its own."""
+    fast = _LINES.read(text)
+    if fast is not None:
+        return fast
     try:
         raws: list[RawMatch] = _PARSER.parse(text)  # type: ignore[assignment]
         return raws

@@ -39,7 +39,8 @@ from domain.record.commands import (
 )
 from domain.record.decide import Decided
 from domain.record.events import IrregularityNoted
-from domain.record.match import Phase
+from domain.record.match import MatchEvent, Phase
+from domain.record.plays_run import decide_plays
 from domain.shuffle import Seed, SeedError
 from domain.text import said_of, say
 from importers.notation import setup
@@ -52,7 +53,7 @@ from importers.notation.model import (
     WrittenPlay,
     WrittenSmazzata,
 )
-from importers.notation.replay_core import Action, Refusal, Stop
+from importers.notation.replay_core import ONE_STEP, Action, Refusal, Stop
 from importers.notation.replay_incidents import IncidentReplay
 from importers.notation.report import Report, play_text, title_of
 
@@ -134,8 +135,13 @@ class _Replay(IncidentReplay):
                                                expected=self.state.smazzata + 1), smazzata.pos)
         self.closing = smazzata
         self.deal(smazzata)
-        for move in smazzata.moves:
-            self.move(move)
+        moves = smazzata.moves
+        index = 0
+        while index < len(moves):
+            index += self.plays_run(moves, index)
+            if index < len(moves):
+                self.move(moves[index])
+                index += 1
         self.close(smazzata)
 
 
@@ -188,6 +194,29 @@ class _Replay(IncidentReplay):
         self.seed = seed
         return True
 
+
+    def plays_run(self, moves: tuple[Move, ...], start: int) -> int:
+        """The plays from `start` on that the rules accept as written, decided as one run
+        (domain.record.plays_run): how many it took. What it leaves, `move` decides alone."""
+        plays: list[WrittenPlay] = []
+        for move in moves[start:]:
+            if not isinstance(move, WrittenPlay) or move.irregular is not None:
+                break
+            plays.append(move)
+        if not plays:
+            return 0
+        times = [self.at + ONE_STEP * (k + 1) for k in range(len(plays))]
+        run = decide_plays(self.state, [(p.seat, p.card, tuple(sorted(p.capture)),
+                                         p.matta_value) for p in plays], times)
+        recorded, actions = self.recorded, self.actions
+        for play, (command, events), at in zip(plays, run.taken, times, strict=False):
+            recorded.extend(events)
+            actions.append((command, at, self.envelope(play.pos)))
+            self.scopa_mark(play, events)
+        if run.taken:
+            self.state = run.state
+            self.at = times[len(run.taken) - 1]
+        return len(run.taken)
 
     def move(self, move: Move) -> None:
         if isinstance(move, WrittenPlay):
@@ -262,7 +291,11 @@ class _Replay(IncidentReplay):
             self.find("finding", "marker", say("marked !{marker}, but the rules find: {rules}",
                                                marker=play.irregular,
                                                rules=", ".join(n.rule for n in noted)), play.pos)
-        played = next((e for e in decided.events if isinstance(e, CardPlayed)), None)
+        self.scopa_mark(play, decided.events)
+
+    def scopa_mark(self, play: WrittenPlay, events: tuple[MatchEvent, ...]) -> None:
+        """A scopa made and not marked #, or marked and not made."""
+        played = next((e for e in events if isinstance(e, CardPlayed)), None)
         if played is not None and played.scopa != play.scopa:
             message = (say("{card} makes a scopa, not marked #", card=play.card.code)
                        if played.scopa else

@@ -51,10 +51,10 @@ class ReplayCore:
         self.number: int | None = None      # the smazzata being replayed, 1-based
         self.seed: Seed | None = None       # its seed, when dealt from one
         self.closing: WrittenSmazzata | None = None   # its seed and claim still to record
-        # The events produced so far, by (type, ordinal among its type) -> their version in the
-        # imported stream: what a ruling's `refers` names.
-        self.versions: dict[tuple[str, int], int] = {}
-        self.counts: dict[str, int] = {}
+        # The events accepted so far, in order: the i-th is version i + 1 of the imported
+        # stream. A ruling's `refers` (type, ordinal among its type) is looked up in it.
+        self.recorded: list[MatchEvent] = []
+        self.last_envelope: tuple[int, RecordedBy | None] = (0, None)
 
     def find(self, severity: Severity, check: str, message: str, pos: Pos,
              legal: tuple[str, ...] | None = None) -> None:
@@ -78,21 +78,33 @@ class ReplayCore:
             # Written input the rules cannot even judge: reported, never a crash.
             return Refusal("replay", say("{kind}: {error}", kind=type(error).__name__,
                                          error=said_of(error) or str(error)))
-        self.number_events(decided.events)
+        self.recorded.extend(decided.events)
         self.state = state
         self.at = at
-        where = importer(self.program, self.match.source or "<text>", pos.line)
-        self.actions.append((command, at, where))
+        self.actions.append((command, at, self.envelope(pos)))
         for note in decided.notes:
             self.find("note", "unverifiable", note, pos)
         return decided
 
-    def number_events(self, events: tuple[MatchEvent, ...]) -> None:
-        """Index the events of an accepted action (the state is still the one before it)."""
-        for version, event in enumerate(events, start=self.state.version + 1):
-            kind = type(event).__name__
-            self.counts[kind] = self.counts.get(kind, 0) + 1
-            self.versions[(kind, self.counts[kind])] = version
+    def envelope(self, pos: Pos) -> RecordedBy:
+        """Where an action comes from: this importer, the file and the line (one envelope for
+        the plays of a line: it is immutable)."""
+        line, envelope = self.last_envelope
+        if envelope is None or line != pos.line:
+            envelope = importer(self.program, self.match.source or "<text>", pos.line)
+            self.last_envelope = (pos.line, envelope)
+        return envelope
+
+    def version_of(self, refers: tuple[str, int]) -> int | None:
+        """The version of the `ordinal`-th event of type `kind` accepted so far, if any."""
+        kind, ordinal = refers
+        seen = 0
+        for version, event in enumerate(self.recorded, start=1):
+            if type(event).__name__ == kind:
+                seen += 1
+                if seen == ordinal:
+                    return version
+        return None
 
     def act(self, command: MatchCommand, pos: Pos, step: timedelta = ONE_STEP) -> Decided | None:
         """`attempt`, a refusal reported as an error."""

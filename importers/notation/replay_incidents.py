@@ -65,10 +65,10 @@ class IncidentReplay(ReplayCore):
         is written after its plays whether it came before or after the smazzata's seed was
         revealed or its score claimed: when it refers to an event not there yet, it came after
         them, so they are recorded first."""
-        version = self.versions.get(refers)
+        version = self.version_of(refers)
         if version is None and self.closing is not None and self.state.phase is not Phase.PLAY:
             self.finish()
-            version = self.versions.get(refers)
+            version = self.version_of(refers)
         return version
 
     def finish(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from domain.cards import Card
+from domain.cards import DECK, UNKNOWN_CODE, Card
 from domain.text import say
 from importers.notation.model import (
     Move,
@@ -38,6 +38,10 @@ and `Result` last."""
 LAST_TAG = "Result"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _EVENT_TYPE = re.compile(r"[A-Za-z]+")
+_CODE: tuple[str, ...] = (*(card.code for card in DECK), UNKNOWN_CODE)
+"""Each card's compact code by its index (a Card is an int; `??` is index 40): read per card
+written, once per play, where `Card.code` would build the text again every time."""
+_CODE_OF = _CODE.__getitem__
 
 
 def write_matches(matches: Iterable[WrittenMatch]) -> str:
@@ -78,7 +82,7 @@ def quoted(text: str) -> str:
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    return " ".join(card.code for card in cards)
+    return " ".join(map(_CODE_OF, cards))
 
 
 def seconds(elapsed_ms: int) -> str:
@@ -114,13 +118,14 @@ def _smazzata(smazzata: WrittenSmazzata, players: int) -> str:
     lines.extend(_moves(smazzata.moves, players))
     if smazzata.claim is not None:
         lines.append(_claim(smazzata.claim))
-    return "".join(line + "\n" for line in lines)
+    lines.append("")
+    return "\n".join(lines)
 
 
 def _layout(layout: WrittenLayout) -> list[str]:
     lines = []
     if layout.briscola is not None:
-        lines.append(f"Briscola {layout.briscola.code}")
+        lines.append("Briscola " + _CODE[layout.briscola])
     if layout.table or layout.briscola is None:
         lines.append(_joined("Table", layout.table))
     for seat, hand in enumerate(layout.hands or ()):
@@ -132,7 +137,7 @@ def _layout(layout: WrittenLayout) -> list[str]:
 
 
 def _joined(head: str, cards: tuple[Card, ...]) -> str:
-    return f"{head} {cards_text(cards)}" if cards else head
+    return head + " " + " ".join(map(_CODE_OF, cards)) if cards else head
 
 
 def _moves(moves: tuple[Move, ...], players: int) -> list[str]:
@@ -143,9 +148,10 @@ def _moves(moves: tuple[Move, ...], players: int) -> list[str]:
     plays = 0
     for move in moves:
         if isinstance(move, WrittenPlay):
-            if plays % players == 0:
+            if not plays % players:
                 _flush(lines, line)
-                line.append(f"{plays // players + 1}.")
+                giro = plays // players
+                line.append(_NUMBERS[giro] if giro < len(_NUMBERS) else f"{giro + 1}.")
             line.append(play_text(move))
             plays += 1
             continue
@@ -153,6 +159,10 @@ def _moves(moves: tuple[Move, ...], players: int) -> list[str]:
         lines.append(_accuso(move) if isinstance(move, WrittenAccuso) else _incident(move))
     _flush(lines, line)
     return lines
+
+
+_NUMBERS = tuple(f"{number}." for number in range(1, 41))
+"""The numbers of the giri or tricks of a smazzata (at most 40 plays), written once."""
 
 
 def _flush(lines: list[str], line: list[str]) -> None:
@@ -163,9 +173,11 @@ def _flush(lines: list[str], line: list[str]) -> None:
 
 def play_text(play: WrittenPlay) -> str:
     """`[S:]card[ x c+c][=N][#][!marker]`."""
-    text = play.card.code if play.seat is None else f"{play.seat + 1}:{play.card.code}"
+    text = _CODE[play.card]
+    if play.seat is not None:
+        text = f"{play.seat + 1}:{text}"
     if play.capture:
-        text += " x " + "+".join(card.code for card in play.capture)
+        text += " x " + "+".join(map(_CODE_OF, play.capture))
     if play.matta_value is not None:
         text += f"={play.matta_value}"
     if play.scopa:
