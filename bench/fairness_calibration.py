@@ -1,0 +1,140 @@
+"""Calibration of the fairness battery (projections/fairness/battery.py): false flags on fair
+deals, and the deals each biased shuffler needs before the battery flags it.
+
+Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 100000]
+         [--source project|numpy] [--seed 13]
+     .venv/bin/python -m bench.fairness_calibration --detect [--ladder 1000,2000,...]
+         [--repeats 20] [--scenario NAME ...]
+
+1. Null: `--audits` audits of `--deals` fair deals each (2-seat Cirulla, dealers taking turns,
+   tables of 20 deals), from the project's shuffle (domain.shuffle, seeds from a counter: about
+   16 µs a deal) or from numpy's Fisher-Yates (`--source numpy`, for many audits quickly). The
+   battery flags an audit when any test's Benjamini-Hochberg adjusted p-value is at most 0.01;
+   printed: the flag rate with its Clopper-Pearson 95% interval and the binomial test of the
+   count against 1%, each test's own rate of raw p <= 0.01, the Kolmogorov-Smirnov test of the
+   continuous tests' p-values against uniform, and the rate the card-by-slot chi-square would
+   have without the fixed-margin correction.
+2. Detection (`--detect`): per biased shuffler (projections/fairness/calibration.py) and per
+   number of deals of the ladder, `--repeats` audits: how many flagged, and which tests did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+from scipy import stats  # type: ignore[import-untyped]
+
+from projections.fairness import calibration as cal
+from projections.fairness.battery import ALPHA, BatteryReport
+from projections.fairness.columns import DealColumns
+
+CONTINUOUS = ("slots", "seats/cirulla/2/uno-alla-volta", "roles/cirulla/2/uno-alla-volta",
+              "runs")
+
+Maker = Callable[[np.random.Generator, int], DealColumns]
+
+
+def fair_audit(source: str, audit: int, n: int, rng: np.random.Generator) -> BatteryReport:
+    if source == "project":
+        decks, seeds = cal.fair_decks(f"audit-{audit}", n)
+        return cal.audit(cal.calibration_columns(decks, seeds=seeds, label=f"a{audit}"))
+    return cal.audit(cal.calibration_columns(cal.fisher_yates(rng, n)))
+
+
+def null_run(audits: int, n: int, source: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    reports, started = [], time.perf_counter()
+    for a in range(audits):
+        reports.append(fair_audit(source, a, n, rng))
+    elapsed = time.perf_counter() - started
+    flagged = sum(bool(r.flagged) for r in reports)
+    test = stats.binomtest(flagged, audits, ALPHA)
+    ci = test.proportion_ci(0.95)
+    print(f"null: {audits} audits x {n} fair deals ({source} shuffle), {elapsed:.0f} s")
+    print(f"  audits flagged: {flagged}/{audits} = {flagged / audits:.3%} "
+          f"(95% CI {ci.low:.3%}-{ci.high:.3%}; binomial test against 1%: p = {test.pvalue:.3g})")
+    print("  tests flagged:", dict(Counter(o.name for r in reports for o in r.flagged)) or "-")
+    names = [o.name for o in reports[0].outcomes if o.n > 0]
+    for name in names:
+        ps = np.array([r.outcome(name).p_value for r in reports])
+        line = f"  {name:34s} raw p <= 0.01 in {(ps <= ALPHA).mean():6.2%}"
+        if name in CONTINUOUS:
+            line += f"   KS vs uniform p = {stats.kstest(ps, 'uniform').pvalue:.3f}"
+        print(line)
+    raw = np.array([stats.chi2.sf(r.outcome("slots").statistic * 40 / 39, 1521)
+                    for r in reports])
+    print(f"  card by slot WITHOUT the x39/40 correction: p <= 0.01 in {(raw <= ALPHA).mean():.2%}")
+
+
+def _forced(i: int, j: int) -> Maker:
+    return lambda rng, n: cal.calibration_columns(cal.fisher_yates(rng, n, (i, j, 0.01)))
+
+
+def _after(i: int, j: int) -> Maker:
+    return lambda rng, n: cal.calibration_columns(
+        cal.swapped_after(cal.fisher_yates(rng, n), rng, i, j, 0.01))
+
+
+def _sticky(slot: int) -> Maker:
+    return lambda rng, n: cal.calibration_columns(
+        cal.sticky_pair(cal.fisher_yates(rng, n), rng, slot, 0.01))
+
+
+def _redealer(share: float) -> Maker:
+    def make(rng: np.random.Generator, n: int) -> DealColumns:
+        decks, dealers = cal.redealing_dealer(rng, n, cheat=1, share=share)
+        return cal.calibration_columns(decks, dealers)
+    return make
+
+
+SCENARIOS: dict[str, Maker] = {
+    "fair": lambda rng, n: cal.calibration_columns(cal.fisher_yates(rng, n)),
+    "forced-step-39-0": _forced(39, 0),
+    "forced-step-20-10": _forced(20, 10),
+    "forced-step-5-2": _forced(5, 2),
+    "swapped-after-5-30": _after(5, 30),
+    "sticky-pair-7": _sticky(7),
+    "redealing-dealer-all": _redealer(1.0),
+    "redealing-dealer-25%": _redealer(0.25),
+}
+
+
+def detect(names: list[str], ladder: list[int], repeats: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for name in names:
+        print(f"{name}:")
+        for n in ladder:
+            caught: Counter[str] = Counter()
+            flagged = 0
+            for _ in range(repeats):
+                report = cal.audit(SCENARIOS[name](rng, n))
+                flagged += bool(report.flagged)
+                caught.update(o.name for o in report.flagged)
+            named = ", ".join(f"{k} {v}" for k, v in caught.most_common(3)) or "-"
+            print(f"  {n:>8} deals: flagged {flagged:>3}/{repeats}   by: {named}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--audits", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--source", choices=("project", "numpy"), default="project")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--detect", action="store_true")
+    parser.add_argument("--ladder", default="1000,2000,5000,10000,20000,50000,100000")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    args = parser.parse_args()
+    if args.detect:
+        detect(args.scenario or list(SCENARIOS), [int(x) for x in args.ladder.split(",")],
+               args.repeats, args.seed)
+    else:
+        null_run(args.audits, args.deals, args.source, args.seed)
+
+
+if __name__ == "__main__":
+    main()

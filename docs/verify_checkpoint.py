@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""Check a verbale audit-log checkpoint and a proof against it, with the standard library only.
+
+    python3 verify_checkpoint.py --key audit.key.pub --checkpoint cp.txt [--proof proof.json]
+    python3 verify_checkpoint.py --key audit.key.pub --checkpoint new.txt \\
+        --old-checkpoint old.txt --proof consistency.json
+
+The checkpoint's Ed25519 signature is checked with the public key (RFC 8032 section 5.1, written
+out below), then the proof: an inclusion proof shows that each listed event (its canonical
+record, or only its leaf hash) is a leaf of the signed tree (RFC 9162 section 2.1.3.2) and, for
+records, that they form an unbroken hash chain; a consistency proof shows that the old
+checkpoint's tree is a prefix of the new one's (RFC 9162 section 2.1.4.2). Exit status 0 and a
+line starting "OK" when everything holds, 1 and what failed otherwise, 2 for a usage error.
+Formats: docs/audit-log.md. This file imports nothing of verbale, on purpose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import hashlib
+import json
+import sys
+from typing import Any
+
+# ---- Ed25519 verification (RFC 8032 section 5.1) ----
+
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+D = -121665 * pow(121666, P - 2, P) % P
+SQRT_M1 = pow(2, (P - 1) // 4, P)
+Point = tuple[int, int, int, int]   # extended homogeneous coordinates (X, Y, Z, T)
+
+
+def _add(a: Point, b: Point) -> Point:
+    """Section 5.1.4: the sum of two points (complete formulas, any two points)."""
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % P
+    bb = (y1 + x1) * (y2 + x2) % P
+    cc = t1 * 2 * D * t2 % P
+    dd = z1 * 2 * z2 % P
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+
+def _times(k: int, point: Point) -> Point:
+    """k·point by doubling and adding, lowest bit first."""
+    result: Point = (0, 1, 1, 0)   # the neutral element
+    while k:
+        if k & 1:
+            result = _add(result, point)
+        point = _add(point, point)
+        k >>= 1
+    return result
+
+
+def _same(a: Point, b: Point) -> bool:
+    return (a[0] * b[2] - b[0] * a[2]) % P == 0 and (a[1] * b[2] - b[1] * a[2]) % P == 0
+
+
+def _decode_point(encoded: bytes) -> Point | None:
+    """Section 5.1.3: a point from its 32 bytes, None when they encode no point."""
+    if len(encoded) != 32:
+        return None
+    number = int.from_bytes(encoded, "little")
+    x_0, y = number >> 255, number & ((1 << 255) - 1)
+    if y >= P:
+        return None
+    u, v = (y * y - 1) % P, (D * y * y + 1) % P
+    x = u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P) % P
+    if (v * x * x - u) % P == 0:
+        pass
+    elif (v * x * x + u) % P == 0:
+        x = x * SQRT_M1 % P
+    else:
+        return None
+    if x == 0 and x_0 == 1:
+        return None
+    if x % 2 != x_0:
+        x = P - x
+    return (x, y, 1, x * y % P)
+
+
+_BASE_Y = 4 * pow(5, P - 2, P) % P
+BASE = _decode_point(_BASE_Y.to_bytes(32, "little"))
+
+
+def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    """Section 5.1.7: whether `signature` is `public`'s signature of `message`."""
+    if len(public) != 32 or len(signature) != 64 or BASE is None:
+        return False
+    a, r = _decode_point(public), _decode_point(signature[:32])
+    s = int.from_bytes(signature[32:], "little")
+    if a is None or r is None or s >= L:
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % L
+    left = _times(8 * s, BASE)
+    right = _times(8, _add(r, _times(k, a)))
+    return _same(left, right)
+
+
+# ---- the Merkle tree's proofs (RFC 9162 sections 2.1.3.2 and 2.1.4.2) ----
+
+def leaf_hash(data: bytes) -> bytes:
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def inclusion_root(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes | None:
+    if not 0 <= index < size:
+        return None
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return None
+        if fn % 2 == 1 or fn == sn:
+            r = node_hash(p, r)
+            while fn % 2 == 0 and fn != 0:
+                fn, sn = fn // 2, sn // 2
+        else:
+            r = node_hash(r, p)
+        fn, sn = fn // 2, sn // 2
+    return r if sn == 0 else None
+
+
+def consistent(old_size: int, new_size: int, old_root: bytes, new_root: bytes,
+               proof: list[bytes]) -> bool:
+    if not 0 <= old_size <= new_size:
+        return False
+    if old_size == new_size:
+        return not proof and old_root == new_root
+    if old_size == 0:
+        return not proof and old_root == hashlib.sha256(b"").digest()
+    path = ([old_root] if old_size & (old_size - 1) == 0 else []) + proof
+    if not path:
+        return False
+    fn, sn = old_size - 1, new_size - 1
+    while fn % 2 == 1:
+        fn, sn = fn // 2, sn // 2
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn % 2 == 1 or fn == sn:
+            fr, sr = node_hash(c, fr), node_hash(c, sr)
+            while fn % 2 == 0 and fn != 0:
+                fn, sn = fn // 2, sn // 2
+        else:
+            sr = node_hash(sr, c)
+        fn, sn = fn // 2, sn // 2
+    return fr == old_root and sr == new_root and sn == 0
+
+
+# ---- the files ----
+
+class Failed(Exception):
+    """What did not hold (exit status 1)."""
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise Failed(f"cannot read the {what} {path}: {error}") from None
+
+
+def read_public_key(path: str) -> bytes:
+    text = read_text(path, "public key").strip()
+    try:
+        raw = bytes.fromhex(text) if len(text) == 64 else base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        raw = b""
+    if len(raw) != 32:
+        raise Failed(f"{path} is not an Ed25519 public key (32 bytes in base64 or hex)")
+    return raw
+
+
+def read_checkpoint(path: str, public: bytes) -> dict[str, Any]:
+    """The checkpoint's fields, once its signature by `public` is checked."""
+    body, sep, signatures = read_text(path, "checkpoint").partition("\n\n")
+    lines = body.split("\n")
+    if not sep or len(lines) < 4 or not lines[1].isdigit() or len(lines[2]) != 64:
+        raise Failed(f"{path} is not a checkpoint (origin, size, root, time, empty line, "
+                     "signature)")
+    origin = lines[0]
+    wanted = hashlib.sha256(public).digest()[:4]
+    for line in signatures.split("\n"):
+        if not line.startswith(f"\u2014 {origin} "):
+            continue
+        try:
+            mark = base64.b64decode(line[len(origin) + 3:], validate=True)
+        except binascii.Error:
+            continue
+        if len(mark) == 68 and mark[:4] == wanted:
+            if not ed25519_verify(public, (body + "\n").encode("utf-8"), mark[4:]):
+                raise Failed(f"{path}: the signature does not match the checkpoint's text")
+            try:
+                root = bytes.fromhex(lines[2])
+            except ValueError:
+                raise Failed(f"{path}: the root is not hex") from None
+            return {"origin": origin, "size": int(lines[1]), "root": root, "time": lines[3]}
+    raise Failed(f"{path}: no signature by this public key (key id {wanted.hex()})")
+
+
+def hashes(values: Any, where: str) -> list[bytes]:
+    if not isinstance(values, list):
+        raise Failed(f"{where} is not a list of hashes")
+    try:
+        found = [bytes.fromhex(v) for v in values]
+    except (TypeError, ValueError):
+        raise Failed(f"{where} is not a list of hex hashes") from None
+    if any(len(h) != 32 for h in found):
+        raise Failed(f"{where} holds a hash that is not 32 bytes")
+    return found
+
+
+def check_inclusion(proof: dict[str, Any], checkpoint: dict[str, Any]) -> str:
+    size = proof.get("tree_size")
+    if not isinstance(size, int) or size != checkpoint["size"]:
+        raise Failed(f"the proof is for a tree of {size} leaves, the checkpoint's has "
+                     f"{checkpoint['size']}")
+    events = proof.get("events")
+    if not isinstance(events, list) or not events:
+        raise Failed("the proof lists no events")
+    records: list[bytes] = []
+    for number, event in enumerate(events):
+        where = f"event {number + 1} of the proof"
+        if not isinstance(event, dict):
+            raise Failed(f"{where} is not an object")
+        if "record" in event:
+            data = str(event["record"]).encode("utf-8")
+            records.append(data)
+            leaf = leaf_hash(data)
+        else:
+            leaf = hashes([event.get("leaf_hash")], f"{where}: leaf_hash")[0]
+        index = event.get("index")
+        if not isinstance(index, int):
+            raise Failed(f"{where} has no leaf index")
+        if inclusion_root(leaf, index, size, hashes(event.get("path"), where)) \
+                != checkpoint["root"]:
+            raise Failed(f"{where} (leaf {index}) is not in the signed tree")
+    told = check_chain(records, proof.get("match")) if len(records) == len(events) else ""
+    return f"{len(events)} leaves{told}"
+
+
+def check_chain(records: list[bytes], match: Any) -> str:
+    """The records, in order, are one stream's consecutive events, each carrying the hash of
+    the one before it."""
+    parsed = []
+    for data in records:
+        try:
+            record = json.loads(data)
+        except ValueError:
+            raise Failed("a record of the proof is not JSON") from None
+        canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        if not isinstance(record, dict) or canonical.encode("utf-8") != data:
+            raise Failed("a record of the proof is not canonical JSON")
+        parsed.append(record)
+    first = parsed[0]
+    if match is not None and first.get("stream") != match:
+        raise Failed(f"the records are of stream {first.get('stream')}, not {match}")
+    if first.get("version") == 1 and first.get("previous_hash") != "0" * 64:
+        raise Failed("event 1 does not start the chain")
+    for before, after, data in zip(parsed, parsed[1:], records, strict=False):
+        if after.get("stream") != first.get("stream") or \
+                after.get("version") != before.get("version", 0) + 1:
+            raise Failed(f"the records skip from event {before.get('version')} to "
+                         f"{after.get('version')}")
+        if after.get("previous_hash") != hashlib.sha256(data).hexdigest():
+            raise Failed(f"event {after.get('version')} does not carry the hash of the event "
+                         "before it")
+    last = parsed[-1]
+    return (f" (events {first.get('version')}-{last.get('version')} of {first.get('stream')},"
+            f" chain intact, last {last.get('type')})")
+
+
+def check(args: argparse.Namespace) -> str:
+    public = read_public_key(args.key)
+    new = read_checkpoint(args.checkpoint, public)
+    said = f"checkpoint of {new['origin']}: {new['size']} leaves at {new['time']}"
+    if args.proof is None:
+        return said
+    try:
+        proof = json.loads(read_text(args.proof, "proof"))
+    except ValueError:
+        raise Failed(f"{args.proof} is not JSON") from None
+    kind = proof.get("format") if isinstance(proof, dict) else None
+    if kind == "verbale-inclusion-proof/1":
+        return f"{check_inclusion(proof, new)} in the {said}"
+    if kind != "verbale-consistency-proof/1":
+        raise Failed(f"{args.proof} is not a verbale proof (format {kind!r})")
+    if args.old_checkpoint is None:
+        raise Failed("a consistency proof needs --old-checkpoint")
+    old = read_checkpoint(args.old_checkpoint, public)
+    if (proof.get("old_size"), proof.get("new_size")) != (old["size"], new["size"]):
+        raise Failed(f"the proof is from {proof.get('old_size')} to {proof.get('new_size')} "
+                     f"leaves, the checkpoints have {old['size']} and {new['size']}")
+    if not consistent(old["size"], new["size"], old["root"], new["root"],
+                      hashes(proof.get("path"), "the consistency path")):
+        raise Failed(f"the tree of {old['size']} leaves is not a prefix of the {said}")
+    return f"the tree of {old['size']} leaves at {old['time']} is a prefix of the {said}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--key", required=True, help="the log's public key file")
+    parser.add_argument("--checkpoint", required=True, help="the signed checkpoint")
+    parser.add_argument("--proof", help="an inclusion or consistency proof (JSON)")
+    parser.add_argument("--old-checkpoint", help="the earlier checkpoint, for consistency")
+    args = parser.parse_args(argv)
+    try:
+        print(f"OK {check(args)}")
+        return 0
+    except Failed as failure:
+        print(f"FAILED {failure}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""docs/verify_checkpoint.py: its Ed25519 agrees with the `cryptography` library on valid and
+tampered signatures, and run alone (`python -I -S`: no site-packages, no project on the path) it
+accepts the proofs the store makes, against SQLite and PostgreSQL, and refuses changed ones."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from projections.audit_log.checkpoint import checkpoint_of, keygen, load_private, raw_public, sign
+from projections.audit_log.proofs import checkpoint_store, consistency_proof, match_proof
+from projections.store.app import MatchStore
+from tests.projections.store.recording import record_toy_match
+
+SCRIPT = Path(__file__).parents[3] / "docs" / "verify_checkpoint.py"
+AT = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("verify_checkpoint", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECKER = _load()
+
+
+def _library(public: bytes, message: bytes, signature: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
+        return True
+    except InvalidSignature:
+        return False
+
+
+def test_the_first_rfc_8032_test_vector() -> None:
+    public = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+    signature = bytes.fromhex(
+        "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39"
+        "701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+    assert CHECKER.ed25519_verify(public, b"", signature)
+    assert not CHECKER.ed25519_verify(public, b"\x00", signature)
+
+
+keys = st.binary(min_size=32, max_size=32).map(Ed25519PrivateKey.from_private_bytes)
+
+
+@settings(max_examples=settings().max_examples * 2)
+@given(keys, keys, st.binary(max_size=200), st.data())
+def test_it_agrees_with_the_library(key: Ed25519PrivateKey, other: Ed25519PrivateKey,
+                                    message: bytes, data: st.DataObject) -> None:
+    public, signature = raw_public(key.public_key()), key.sign(message)
+    assert CHECKER.ed25519_verify(public, message, signature)
+    bit = data.draw(st.integers(0, 64 * 8 - 1))
+    flipped = bytearray(signature)
+    flipped[bit // 8] ^= 1 << (bit % 8)
+    longer = message + data.draw(st.binary(min_size=1, max_size=4))
+    foreign = raw_public(other.public_key())
+    cases = [(public, message, bytes(flipped)), (public, longer, signature),
+             (foreign, message, signature),
+             (public, message, data.draw(st.binary(min_size=64, max_size=64)))]
+    for case in cases:
+        assert CHECKER.ed25519_verify(*case) == _library(*case)
+    assert not CHECKER.ed25519_verify(public, message, bytes(flipped))
+
+
+def test_a_signature_with_s_not_reduced_is_refused_by_both() -> None:
+    key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    public, signature = raw_public(key.public_key()), key.sign(b"m")
+    s = int.from_bytes(signature[32:], "little") + CHECKER.L
+    malleated = signature[:32] + s.to_bytes(32, "little")
+    assert not CHECKER.ed25519_verify(public, b"m", malleated)
+    assert not _library(public, b"m", malleated)
+
+
+def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-I", "-S", str(SCRIPT), *args], cwd=tmp,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def _write(path: Path, value: Any) -> str:
+    path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    return str(path)
+
+
+def test_proofs_from_the_store_check_out_alone(store: MatchStore, tmp_path: Path) -> None:
+    first = record_toy_match(store, 31).stream
+    key = load_private(keygen(tmp_path / "audit.key").private)
+    old = checkpoint_store(store, key, AT)
+    record_toy_match(store, 32, stop_after=4)
+    new = checkpoint_store(store, key, AT)
+    pub = str(tmp_path / "audit.key.pub")
+    old_cp = _write(tmp_path / "old.txt", old.signed.text())
+    new_cp = _write(tmp_path / "new.txt", new.signed.text())
+    proof = match_proof(store, new.signed.checkpoint, first)
+    ran = _run(tmp_path, "--key", pub, "--checkpoint", new_cp, "--proof",
+               _write(tmp_path / "p.json", proof))
+    assert (ran.returncode, ran.stderr) == (0, ""), ran.stdout
+    assert ran.stdout.startswith(f"OK {len(proof['events'])} leaves (events 1-")
+    consistency = _write(tmp_path / "c.json",
+                         consistency_proof(store, old.signed.checkpoint, new.signed.checkpoint))
+    ran = _run(tmp_path, "--key", pub, "--checkpoint", new_cp, "--old-checkpoint", old_cp,
+               "--proof", consistency)
+    assert ran.returncode == 0 and "is a prefix" in ran.stdout, ran.stdout
+    swapped = _run(tmp_path, "--key", pub, "--checkpoint", old_cp, "--old-checkpoint", new_cp,
+                   "--proof", consistency)
+    assert swapped.returncode == 1 and swapped.stdout.startswith("FAILED"), swapped.stdout
+
+
+def _changed_proofs(proof: dict[str, Any]) -> list[dict[str, Any]]:
+    events = proof["events"]
+    renamed = json.loads(json.dumps(proof))
+    renamed["events"][0]["record"] = events[0]["record"].replace("anna", "anny")
+    dropped = json.loads(json.dumps(proof))
+    del dropped["events"][len(events) // 2]
+    moved = json.loads(json.dumps(proof))
+    moved["events"][-1]["index"] += 1
+    bad_path = json.loads(json.dumps(proof))
+    bad_path["events"][1]["path"][0] = "00" * 32
+    other = json.loads(json.dumps(proof))
+    other["match"] = "00000000-0000-0000-0000-000000000000"
+    return [renamed, dropped, moved, bad_path, other]
+
+
+@pytest.mark.parametrize("which", range(5))
+def test_a_changed_proof_or_checkpoint_fails(store: MatchStore, tmp_path: Path,
+                                             which: int) -> None:
+    match = record_toy_match(store, 40).stream
+    key = load_private(keygen(tmp_path / "audit.key").private)
+    made = checkpoint_store(store, key, AT)
+    args = ["--key", str(tmp_path / "audit.key.pub"), "--checkpoint",
+            _write(tmp_path / "cp.txt", made.signed.text())]
+    proof = match_proof(store, made.signed.checkpoint, match)
+    assert CHECKER.main([*args, "--proof", _write(tmp_path / "p.json", proof)]) == 0
+    changed = _changed_proofs(proof)[which]
+    assert CHECKER.main([*args, "--proof", _write(tmp_path / "p.json", changed)]) == 1
+    forged = made.signed.text().replace(f"\n{made.signed.checkpoint.size}\n",
+                                        f"\n{made.signed.checkpoint.size + which + 1}\n")
+    _write(tmp_path / "cp.txt", forged)
+    ran = _run(tmp_path, *args)
+    assert ran.returncode == 1 and "signature does not match" in ran.stdout, ran.stdout
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 70) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["format", "events", "index", "path", "record", "leaf_hash",
+                         "tree_size", "old_size", "new_size", "match"]), inner, max_size=6),
+    max_leaves=20)
+proof_like = st.fixed_dictionaries(
+    {"format": st.sampled_from(["verbale-inclusion-proof/1", "verbale-consistency-proof/1"]),
+     "tree_size": st.just(7), "old_size": st.integers(0, 6), "new_size": st.just(7)},
+    optional={"events": st.lists(st.dictionaries(st.sampled_from(
+        ["index", "path", "record", "leaf_hash"]), json_values, max_size=4), max_size=3),
+        "path": json_values})
+
+
+@given(st.one_of(json_values, proof_like))
+def test_any_other_json_fails_with_a_message_not_a_traceback(tmp_path_factory: Any,
+                                                             proof: Any) -> None:
+    where = tmp_path_factory.mktemp("fuzz")
+    key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    (where / "k.pub").write_text(raw_public(key.public_key()).hex())
+    text = sign(checkpoint_of(7, bytes(32), AT), key).text()
+    args = ["--key", str(where / "k.pub"), "--checkpoint", _write(where / "cp.txt", text),
+            "--old-checkpoint", str(where / "cp.txt"), "--proof",
+            _write(where / "p.json", proof)]
+    assert CHECKER.main(args) == 1
