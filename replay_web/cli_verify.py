@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -20,18 +21,31 @@ from replay_web.progress import progress
 @click.option("--record", is_flag=True,
               help="Then write each match's verdict into the read models, for 'verbale "
                    "matches' (the events are still only read).")
+@click.option("--against", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Then compare the store with this signed checkpoint of the audit log "
+                   "(docs/audit-log.md).")
+@click.option("--public-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The public key the --against checkpoint was signed with.")
 @database_option
-def verify(match_text: str | None, record: bool, database: str | None) -> None:
+def verify(match_text: str | None, record: bool, database: str | None,
+           against: Path | None = None, public_key: Path | None = None) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result. The
     store is only read; with --record each match's verdict (ok, warning, error) and number of
-    findings are written into the read models beside it, never into the events."""
+    findings are written into the read models beside it, never into the events. With
+    --against, the store is then compared with a signed checkpoint: every stream changed, cut
+    back, gone or reopened since is named."""
     if match_text is not None:
         check_match_text(match_text)
+    anchor = None
+    if against is not None or public_key is not None:
+        from replay_web.cli_auditlog import anchor_of
+        anchor = anchor_of(against, public_key, match_text)
     store = open_store(database, read_only=True)
     try:
         only = resolve_match(store, match_text) if match_text else None
         verdicts = verify_store(store, only, lambda streams: progress(
             streams, len(streams), _("verifying")))
+        compared = anchor.compare(store) if anchor is not None else None
     finally:
         store.close()
     for verdict in verdicts:
@@ -40,13 +54,17 @@ def verify(match_text: str | None, record: bool, database: str | None) -> None:
     for line in render_in_progress(verdicts):
         click.echo(line)
     click.echo(render_summary(tally(verdicts)))
+    if anchor is not None and compared is not None:
+        from replay_web.cli_auditlog import against_lines
+        for line in against_lines(anchor, compared):
+            click.echo(line)
     if record:
         click.echo(_record(verdicts, database))
     if only is not None:
         for verdict in verdicts:
             click.echo(_("head of {stream}: event {version}, hash {hash}").format(
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
-    if not all(v.ok for v in verdicts):
+    if not all(v.ok for v in verdicts) or (compared is not None and compared.findings):
         sys.exit(1)
 
 

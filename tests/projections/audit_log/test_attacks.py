@@ -4,7 +4,6 @@ PostgreSQL; events legitimately stored after the checkpoint are not a failure.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,12 +13,17 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 
 from domain.record.audit import Severity
-from domain.record.commands import RecordRuling
 from projections.audit_log.checkpoint import CheckpointError, keygen, load_private, load_public
 from projections.audit_log.proofs import Made, checkpoint_store
 from projections.audit_log.verify_against import Against, verify_against
 from projections.store.app import MatchStore
-from projections.store.canonical import canonical_json, event_hash
+from tests.projections.audit_log.attacks import (
+    cut_back,
+    forge_ruling,
+    forget,
+    rename_player,
+    replace_match,
+)
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, record_toy_match
 from tests.projections.store.tampering import Tamperer
@@ -57,15 +61,6 @@ def tamperer(setting: Setting) -> Iterator[Tamperer]:
     t.conn.close()
 
 
-def _forget(t: Tamperer, match: UUID) -> None:
-    """Every event of `match` and its head deleted, as the database's owner can."""
-    with t.batch():
-        for row in t.rows(match):
-            t.delete(row[0])
-        t.conn.execute(t._sql(f"DELETE FROM {t.backend.heads_table} WHERE stream_id = ?"),
-                       (t._key(match),))
-
-
 def _kinds(found: Against) -> set[tuple[UUID | None, str]]:
     return {(f.stream, f.kind) for f in found.findings}
 
@@ -87,12 +82,7 @@ def test_the_untouched_store_holds_and_later_events_are_only_counted(setting: Se
 def test_a_match_cut_back_with_its_head_moved_back(setting: Setting,
         tamperer: Tamperer) -> None:
     match = setting.matches[1]
-    t = tamperer
-    rows = t.rows(match)
-    with t.batch():
-        for row in rows[-3:]:
-            t.delete(row[0])
-        t.set_head(match, rows[-4][2], event_hash(rows[-4][4]))
+    cut_back(tamperer, match)
     found = setting.check()
     _failed_root(found)
     assert (match, "truncated") in _kinds(found)
@@ -101,7 +91,7 @@ def test_a_match_cut_back_with_its_head_moved_back(setting: Setting,
 def test_a_match_deleted_with_its_head(setting: Setting,
         tamperer: Tamperer) -> None:
     match = setting.matches[0]
-    _forget(tamperer, match)
+    forget(tamperer, match)
     found = setting.check()
     _failed_root(found)
     assert (match, "vanished") in _kinds(found)
@@ -111,14 +101,7 @@ def test_a_match_deleted_with_its_head(setting: Setting,
 def test_players_renamed_with_every_hash_recomputed(setting: Setting,
         tamperer: Tamperer) -> None:
     match = setting.matches[2]
-    t = tamperer
-    first = t.rows(match)[0]
-    record = json.loads(first[4])
-    assert record["type"] == "MatchCreated"
-    record["data"]["players"] = ["mallory", *record["data"]["players"][1:]]
-    with t.batch():
-        t.set_state(first[0], first[3], canonical_json(record))
-        t.rechain(match, 1)
+    rename_player(tamperer, match)
     found = setting.check()
     _failed_root(found)
     assert {(match, "changed")} == {k for k in _kinds(found) if k[0] is not None}
@@ -127,8 +110,7 @@ def test_players_renamed_with_every_hash_recomputed(setting: Setting,
 def test_another_match_stored_under_the_same_id(setting: Setting,
         tamperer: Tamperer) -> None:
     match = setting.matches[1]
-    _forget(tamperer, match)
-    record_toy_match(setting.store, 999, match=match)
+    replace_match(tamperer, match, lambda m: record_toy_match(setting.store, 999, match=m))
     found = setting.check()
     _failed_root(found)
     assert (match, "changed") in _kinds(found)
@@ -136,13 +118,9 @@ def test_another_match_stored_under_the_same_id(setting: Setting,
 
 def test_a_ruling_and_a_new_result_appended_through_decide(setting: Setting) -> None:
     match = setting.matches[0]
-    loaded = setting.store.load(match)
-    assert loaded.state.ended
-    ruling = RecordRuling(arbiter="mallory", reason="ripensamento", kind="adjust-score",
-                          adjustment=(0, 100), refers_to=loaded.state.version)
-    setting.store.execute(match, ruling, AT, BY, loaded)
+    appended = forge_ruling(setting.store, match, AT, BY)
     found = setting.check()
-    assert found.root_holds and found.appended == 2
+    assert found.root_holds and found.appended == appended == 2
     [reopened] = found.findings
     assert (reopened.stream, reopened.kind, reopened.severity) == (
         match, "reopened", Severity.FINDING)

@@ -1,0 +1,57 @@
+"""The tournaments' rounds as the audit log sees them: which are over, so that a checkpoint can
+be made when a round ends (`verbale checkpoint --after-round`, docs/audit-log.md).
+
+A round is over when every match scheduled in it has a `MatchEnded`: its results are then in the
+log, and the first checkpoint made after that fixes them. The store is read once in commit order
+for the topics (no record is decoded), then each tournament's schedule is loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from domain.record.tournament import TournamentState
+from projections.audit_log.leaves import read_leaves
+from projections.store.app import MatchStore
+from projections.store.facts import TOPIC_OF
+
+_CREATED, _ENDED = TOPIC_OF["TournamentCreated"], TOPIC_OF["MatchEnded"]
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    tournament: UUID
+    name: str
+    number: int
+    matches: tuple[UUID, ...]     # by table
+    in_play: tuple[UUID, ...]     # the scheduled matches without a MatchEnded yet
+
+    @property
+    def over(self) -> bool:
+        return not self.in_play
+
+
+def rounds_of(store: MatchStore, only: UUID | None = None) -> list[Round]:
+    """Every round of every tournament (or of tournament `only`) holding a match, in
+    tournament id and round order."""
+    tournaments: set[UUID] = set()
+    ended: set[UUID] = set()
+    for leaf in read_leaves(store):
+        if leaf.topic == _CREATED:
+            tournaments.add(leaf.stream)
+        elif leaf.topic == _ENDED:
+            ended.add(leaf.stream)
+    chosen = sorted(t for t in tournaments if only is None or t == only)
+    return [r for t in chosen for r in _rounds(t, store.load_tournament(t).state, ended)]
+
+
+def _rounds(tournament: UUID, state: TournamentState, ended: set[UUID]) -> list[Round]:
+    name = state.created.name if state.created is not None else str(tournament)
+    numbers = sorted({number for number, _ in state.places})
+    found = []
+    for number in numbers:
+        matches = tuple(UUID(match) for _, match in sorted(state.matches_of_round(number).items()))
+        found.append(Round(tournament, name, number, matches,
+                           tuple(m for m in matches if m not in ended)))
+    return found
