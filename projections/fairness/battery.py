@@ -49,6 +49,8 @@ class SuspectedEvent:
     expected: float
     observe: Callable[[DealRecord], bool | None]
     observe_columns: Callable[[DealColumns], NDArray[np.int8]] | None = None
+    title: Said | None = None
+    """The event in words (default: its name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,13 +152,14 @@ def _verdict(o: Outcome, adjusted: float, flagged: bool) -> Said:
     if flagged:
         return say("{title}: flagged. Over {n} deals p = {p} (adjusted for the whole battery "
                    "{q}): a fair shuffle would rarely give this. {detail}", title=o.title,
-                   n=o.n, p=_p(o.p_value), q=_p(adjusted), detail=o.detail)
+                   n=o.n, p=p_text(o.p_value), q=p_text(adjusted), detail=o.detail)
     return say("{title}: consistent with a fair shuffle. Over {n} deals p = {p} (adjusted "
-               "{q}). {detail}", title=o.title, n=o.n, p=_p(o.p_value), q=_p(adjusted),
+               "{q}). {detail}", title=o.title, n=o.n, p=p_text(o.p_value), q=p_text(adjusted),
                detail=o.detail)
 
 
-def _p(value: float) -> str:
+def p_text(value: float) -> str:
+    """A p-value for people: 3 significant digits, or 1.2e-07 below 1e-4."""
     return f"{value:.3g}" if value >= 1e-4 or value == 0 else f"{value:.1e}"
 
 
@@ -194,7 +197,9 @@ def _slot_tests(columns: DealColumns) -> list[Outcome]:
     ]
 
 
-def _receiver_name(category: int, by_role: bool, seats: int) -> str:
+def receiver_name(category: int, by_role: bool, seats: int) -> str:
+    """A receiver's label: a seat counted from 0 as stored ("seat 0"), "dealer" and "served
+    1..", or the table, the briscola card, the stock."""
     names = {TABLE: "table", BRISCOLA: "briscola card", STOCK: "stock"}
     if category in names:
         return names[category]
@@ -223,7 +228,7 @@ def _receiver_tests(columns: DealColumns) -> list[Outcome]:
                 len(mine), test.statistic, test.df, test.p_value,
                 say("The cell farthest from fair: {card} to {receiver}, {z} standard "
                     "deviations.", card=DECK[card].code,
-                    receiver=_receiver_name(int(used[where]), by_role, layout.seats),
+                    receiver=receiver_name(int(used[where]), by_role, layout.seats),
                     z=f"{test.worst_z:+.1f}")))
     return out
 
@@ -243,7 +248,8 @@ def _event_test(event: SuspectedEvent, columns: DealColumns,
                              name=event.name))
     test = stats.binomial(hits, n, float(event.expected))
     return Outcome(
-        f"event/{event.name}", say("event: {name}", name=event.name),
+        f"event/{event.name}",
+        event.title if event.title is not None else say("event: {name}", name=event.name),
         say("exact binomial test against the exact probability {expected}",
             expected=f"{float(event.expected):.6g}"),
         n, float(hits), None, test.p_value,

@@ -104,33 +104,46 @@ def fixed_margin_chi2(counts: IntArray, per_deal: int = DECK_SIZE) -> ChiSquare:
     """Pearson's X on a card-by-category table summed over deals whose own tables have fixed
     margins, corrected by (N-1)/N with N = `per_deal` cards per deal (module docstring).
     Categories nobody receives (an empty column) are left out."""
-    table = np.asarray(counts, dtype=np.float64)
-    table = table[:, table.sum(axis=0) > 0]
-    total = table.sum()
-    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / total
-    resid = (table - expected) / np.sqrt(expected)
+    resid, _ = margin_residuals(counts)
     raw = float((resid ** 2).sum())
-    df = (table.shape[0] - 1) * (table.shape[1] - 1)
+    df = (resid.shape[0] - 1) * (resid.shape[1] - 1)
     statistic = raw * (per_deal - 1) / per_deal
     worst = np.unravel_index(int(np.argmax(np.abs(resid))), resid.shape)
     return ChiSquare(statistic, df, float(stats.chi2.sf(statistic, df)),
                      (int(worst[0]), int(worst[1])), float(resid[worst]))
 
 
+def margin_residuals(counts: IntArray) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The standardized residuals (observed - expected) / sqrt(expected) of a card-by-category
+    table against its margins, over the categories somebody receives (their indices, second)."""
+    table = np.asarray(counts, dtype=np.float64)
+    used = np.flatnonzero(table.sum(axis=0) > 0)
+    table = table[:, used]
+    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
+    return (table - expected) / np.sqrt(expected), used
+
+
 def uniform_scan(counts: IntArray) -> Scan:
     """One goodness-of-fit chi-square per column of `counts` against equal shares of its rows
     (each column a multinomial over independent deals, so no correction), the smallest p-value
     times the number of columns (Bonferroni, at most 1)."""
-    table = np.asarray(counts, dtype=np.float64)
-    n = table.sum(axis=0)
-    expected = n / table.shape[0]
-    resid = (table - expected) / np.sqrt(expected)
-    statistics = (resid ** 2).sum(axis=0)
-    df = table.shape[0] - 1
-    p_values = stats.chi2.sf(statistics, df)
+    statistics, p_values, resid = column_chi2(counts)
+    df = resid.shape[0] - 1
     where = int(np.argmin(p_values))
-    return Scan(float(statistics[where]), df, min(1.0, float(p_values[where]) * table.shape[1]),
-                where, table.shape[1], int(np.argmax(np.abs(resid[:, where]))))
+    return Scan(float(statistics[where]), df, min(1.0, float(p_values[where]) * resid.shape[1]),
+                where, resid.shape[1], int(np.argmax(np.abs(resid[:, where]))))
+
+
+def column_chi2(counts: IntArray) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                            NDArray[np.float64]]:
+    """Per column of `counts`, the goodness-of-fit chi-square against equal shares of its rows
+    (rows - 1 degrees of freedom): the statistics, their p-values, and the standardized
+    residuals (observed - expected) / sqrt(expected) of every cell."""
+    table = np.asarray(counts, dtype=np.float64)
+    expected = table.sum(axis=0) / table.shape[0]
+    resid = (table - expected) / np.sqrt(np.where(expected > 0, expected, 1.0))
+    statistics = (resid ** 2).sum(axis=0)
+    return statistics, stats.chi2.sf(statistics, table.shape[0] - 1), resid
 
 
 def adjacent_counts(decks: IntArray) -> NDArray[np.int64]:

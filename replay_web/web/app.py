@@ -105,6 +105,8 @@ def _register(app: Flask) -> None:
     app.register_blueprint(api.blueprint)
     app.register_blueprint(arbiter.blueprint)
     app.register_blueprint(verbale_page.blueprint)
+    from replay_web.web import fairness
+    app.register_blueprint(fairness.blueprint)
     errors.register(app)
     app.jinja_env.globals.update(matches.template_globals())
 

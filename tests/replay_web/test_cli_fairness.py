@@ -1,0 +1,126 @@
+"""`verbale fairness` on both databases: the table, the headline, the JSON shape, the filters,
+the exit codes (0 with or without a flag; 1 with --fail-on-flag and a flag; 2 for bad input)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.events import SmazzataDealt
+from domain.record.events import MatchCreated, MatchEnded
+from projections.fairness.selection import Selection
+from replay_web import cli_fairness
+from tests.projections.conftest import Backend, make_backend
+from tests.replay_web.demo import run, stored_events
+
+SEED = "5eed0000000000000000000000000001"
+TEST_KEYS = {"name", "title", "method", "n", "statistic", "df", "p_value", "adjusted_p_value",
+             "flagged", "verdict"}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def recorded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[Backend]:
+    folder: Path = tmp_path_factory.mktemp(f"cli-fairness-{request.param}")
+    for backend in make_backend(request.param, folder):
+        for args in (["simulate", "matches", "--count", "6"],
+                     ["simulate", "briscola", "--seed", SEED, "--players", "4"]):
+            code, out, err = run(*args, "--store", "--database", backend.url)
+            assert code == 0, out + err
+        yield backend
+
+
+def _json(backend: Backend, *args: str) -> Any:
+    code, out, err = run("fairness", *args, "--json", "--database", backend.url)
+    assert code == 0 and err == "", (code, out, err)
+    return json.loads(out)
+
+
+def _dealt(backend: Backend, game: str | None = None) -> int:
+    count = 0
+    for events in stored_events(backend.url).values():
+        first = events[0]
+        if not isinstance(first, MatchCreated) or (game and first.game != game):
+            continue
+        if any(isinstance(e, MatchEnded) for e in events):
+            count += sum(isinstance(e, SmazzataDealt) for e in events)
+    return count
+
+
+def test_the_json_report_counts_every_dealt_attempt(recorded: Backend) -> None:
+    data = _json(recorded)
+    assert data["schema"] == "verbale-fairness/1"
+    verified = data["verified"]
+    assert verified["deals"] == _dealt(recorded) > 0
+    assert data["matches"] == 7 and data["matches_in_progress_left_out"] == 0
+    names = [t["name"] for t in verified["tests"]]
+    for expected in ("slots", "slot-scan", "adjacent", "dealer-wins", "side-wins", "runs",
+                     "repeated-seeds", "repeated-decks", "event/cirulla.a-monte.tre-re",
+                     "event/briscola.seme.denari"):
+        assert expected in names
+    assert any(n.startswith("seats/cirulla/") for n in names)
+    assert any(n.startswith("event/cirulla.quindici[redeal=") for n in names)
+    for test in verified["tests"]:
+        assert set(test) == TEST_KEYS
+        assert test["verdict"].startswith(test["title"])
+    assert data["flagged"] is False and "No test flags" in data["headline"]
+
+
+def test_the_filters_narrow_the_deals(recorded: Backend) -> None:
+    assert _json(recorded, "--game", "briscola")["verified"]["deals"] == _dealt(
+        recorded, "briscola")
+    seat = _json(recorded, "--dealer", "1")
+    assert 0 < seat["verified"]["deals"] < _dealt(recorded)
+    assert seat["criteria"]["dealer"] == "1"
+    assert _json(recorded, "--until", "2000-01-01")["verified"]["deals"] == 0
+    ruled = _json(recorded, "--ruleset", "redeal=tre-re", "--game", "cirulla")
+    assert ruled["criteria"]["ruleset"] == {"redeal": "tre-re"}
+    names = [t["name"] for t in ruled["verified"]["tests"] if t["n"] > 0]
+    assert not any("[redeal=due-assi]" in n or "[redeal=mai]" in n for n in names)
+
+
+def test_the_table_and_the_headline(recorded: Backend) -> None:
+    code, out, err = run("fairness", "--database", recorded.url)
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert lines[0].startswith("Fairness of the shuffle: ")
+    header = next(line for line in lines if line.startswith("test "))
+    assert header.split() == ["test", "method", "n", "statistic", "p", "BH-adjusted", "p",
+                              "verdict"]
+    assert any(line.startswith("slots ") and "1521 degrees of freedom" in line
+               for line in lines)
+    assert any(line.startswith("No test flags the ") for line in lines)
+    assert any(line.startswith("Apart: ") for line in lines)
+
+
+def test_a_flag_exits_0_unless_asked_to_fail(recorded: Backend,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cli_fairness.select_deals
+
+    def with_a_deal_dealt_twice(store: Any, criteria: Any, each: Any) -> Selection:
+        chosen = real(store, criteria, each)
+        again = replace(chosen.records[0], match="copied", smazzata=99)
+        return replace(chosen, records=(*chosen.records, again))
+
+    code, out, _ = run("fairness", "--fail-on-flag", "--database", recorded.url)
+    assert code == 0 and "No test flags" in out
+    monkeypatch.setattr(cli_fairness, "select_deals", with_a_deal_dealt_twice)
+    code, out, _ = run("fairness", "--database", recorded.url)
+    assert code == 0 and "tests flag the" in out
+    assert "repeated-decks" in out and "repeated-seeds" in out
+    code, out, _ = run("fairness", "--fail-on-flag", "--database", recorded.url)
+    assert code == 1 and "tests flag the" in out
+
+
+@pytest.mark.parametrize("args", [["--since", "2026-13-01"], ["--ruleset", "redeal"],
+                                  ["--since", "2026-02-02", "--until", "2026-02-01"],
+                                  ["--alpha", "0"], ["--dealer", " "]])
+def test_bad_input_is_a_usage_problem(recorded: Backend, args: list[str]) -> None:
+    code, out, err = run("fairness", *args, "--database", recorded.url)
+    assert code == 2, out + err
+    assert err.startswith("verbale")
