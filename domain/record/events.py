@@ -267,6 +267,36 @@ class MatchScheduled:
     match: str
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentSeedsCommitted:
+    """The tournament's one seed commitment, recorded before any match is scheduled
+    (docs/shuffle.md, "Tournament seed commitment"): `root`, the Merkle root (RFC 6962, hex)
+    over the commitments of the `sessions` session secrets (session n, its round, is leaf
+    n - 1); `reference`, the public value it will mix in, named before it exists (a drand
+    round, a lottery draw); `mixing`, the rule that mixes it (the version tag of the
+    derivation). The time is the record's timestamp."""
+
+    root: str
+    sessions: int
+    reference: str
+    mixing: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSeedRevealed:
+    """Session `session`'s secret (hex), its commitment, its inclusion path to the committed
+    root (hex hashes, from the leaf's sibling up) and the public value as published: anyone
+    re-derives the session seed and every match seed of the session from them, and no other
+    session is exposed."""
+
+    session: int
+    secret: str
+    commitment: str
+    path: tuple[str, ...]
+    public_value: str
+
+
 MatchFact = (MatchCreated | SeedCommitted | SeedContributed | SeedRevealed | TimeoutRecorded
              | Abandoned | RulingRecorded | MatchEnded | MatchSeedRevealed | IrregularityNoted)
-TournamentFact = TournamentCreated | MatchScheduled
+TournamentFact = (TournamentCreated | MatchScheduled | TournamentSeedsCommitted
+                  | SessionSeedRevealed)
