@@ -3,8 +3,10 @@ bot matches recorded action by action, resumed when an interrupted run left them
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import cache
 from importlib.metadata import version
 from typing import cast
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -12,9 +14,17 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import click
 
 from domain.record.clock import stamp, utc
-from domain.record.commands import CreateMatch, MatchCommand
+from domain.record.commands import CreateMatch, MatchCommand, RecordRuling
 from domain.record.decide import decide
-from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo
+from domain.record.demo import (
+    BOTS,
+    DEMO_ARBITER,
+    DEMO_SEED,
+    DemoMatch,
+    demo_key_seed,
+    demo_set,
+    play_demo,
+)
 from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
 from domain.record.envelope import RecordedBy, importer
 from domain.record.events import DeclaredVpTable
@@ -23,6 +33,7 @@ from domain.record.simulate import Table, next_command
 from domain.record.tournament import TournamentRefused, TournamentState
 from domain.shuffle import Seed, SeedError
 from projections.store.app import ConcurrencyConflict, Loaded, MatchStore
+from projections.store.signatures import Signer, ensure_registered
 from replay_web.cli import CommandFailed, database_option, simulate
 from replay_web.cli_database import open_store
 from replay_web.cli_legal import reason_text
@@ -69,9 +80,10 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
     store = open_store(database)
     try:
         tournaments = _tournaments(store, seed, declared)
+        signer = demo_signer(store, seed)
         for index, demo in progress(list(enumerate(demos)), len(demos),
                                     _("recording matches")):
-            for line in _record(store, demo, tournaments, index):
+            for line in _record(store, demo, tournaments, index, signer):
                 click.echo(line)
         if count is None:
             for line in _record_transcribed(store, seed):
@@ -126,7 +138,7 @@ def _tournaments(store: MatchStore, seed: Seed,
 
 
 def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, Loaded],
-            index: int) -> list[str]:
+            index: int, signer: Callable[[], Signer]) -> list[str]:
     """Record demo match `index` at its round and table, or complete it if an interrupted run
     left it open; its line (and one saying it was resumed)."""
     stream = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")
@@ -134,7 +146,8 @@ def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, Loaded],
     place = (index // 4 + 1, index % 4 + 1)
     setup = replace(demo.setup, tournament=str(tournament.stream), round=place[0],
                     table=place[1])
-    loaded, how = _record_bot(store, stream, replace(demo, setup=setup), START, tournaments)
+    loaded, how = _record_bot(store, stream, replace(demo, setup=setup), START, tournaments,
+                              signer)
     lines = [_resumed(stream)] if how == "resumed" else []
     return [*lines, _line(stream, demo, (loaded.version, loaded.state))]
 
@@ -143,12 +156,26 @@ def record_match(store: MatchStore, stream: UUID, demo: DemoMatch,
                  start: datetime = START) -> Loaded:
     """Record a bot match into the store action by action, one transaction each, as a live
     table does: the one recording loop of `simulate ... --store`. A match already stored and
-    not finished (an interrupted run) is completed from its stored state."""
-    return _record_bot(store, stream, demo, start, None)[0]
+    not finished (an interrupted run) is completed from its stored state. Its rulings are
+    signed with the demo arbiter's key (of the default demo seed), registered if missing."""
+    return _record_bot(store, stream, demo, start, None, demo_signer(store, DEMO_SEED))[0]
+
+
+def demo_signer(store: MatchStore, seed: Seed) -> Callable[[], Signer]:
+    """The demo arbiter's key for the demo set of `seed` (a public demo key: domain/record/
+    demo.py), registered in the store at its first use unless it is already (dated START)."""
+
+    @cache
+    def signer() -> Signer:
+        made = Signer.from_seed(DEMO_ARBITER, demo_key_seed(seed))
+        ensure_registered(store, made, START, simulator())
+        return made
+    return signer
 
 
 def _record_bot(store: MatchStore, stream: UUID, demo: DemoMatch, start: datetime,
-                tournaments: dict[str, Loaded] | None) -> tuple[Loaded, str]:
+                tournaments: dict[str, Loaded] | None,
+                signer: Callable[[], Signer]) -> tuple[Loaded, str]:
     """The recording loop; how it went: "recorded", "resumed" or "stored" (finished before).
     With `tournaments`, the match is scheduled in its tournament (which the dict's entry for
     its game is) and created in one transaction, and the entry follows the write."""
@@ -173,6 +200,8 @@ def _record_bot(store: MatchStore, stream: UUID, demo: DemoMatch, start: datetim
         table, at = _resume_point(store, stream, demo, start, loaded)
     while (step := next_command(loaded.state, table, at)) is not None:
         command, at, table = step
+        if isinstance(command, RecordRuling):
+            command = signer().sign(command, stream, loaded.head)
         loaded = store.execute(stream, command, at, by, loaded)
     return loaded, how
 
@@ -208,6 +237,9 @@ def _resume_point(store: MatchStore, stream: UUID, demo: DemoMatch, start: datet
     stored = [(fact.to_domain(), fact.timestamp) for fact in store.facts(stream)]
     state, command, done = initial(store.catalog), cast(MatchCommand, demo.setup), 0
     while True:
+        if isinstance(command, RecordRuling) and done < len(stored):
+            # the stored ruling's signature, as it was signed when first recorded
+            command = replace(command, signature=getattr(stored[done][0], "signature", None))
         for event in decide(state, command, at):
             if done >= len(stored) or stored[done] != (event, stamp(at)):
                 raise _cannot_resume(stream, done + 1)
@@ -256,7 +288,8 @@ def store_seeded(demo: DemoMatch, database: str | None) -> None:
                                   f"{len(demo.setup.players)}")
     store = open_store(database)
     try:
-        loaded, how = _record_bot(store, stream, demo, START, None)
+        loaded, how = _record_bot(store, stream, demo, START, None,
+                                  demo_signer(store, DEMO_SEED))
         behind = catch_up_read_models(store, database)
     finally:
         store.close()

@@ -311,7 +311,7 @@ def _other(event: MatchEvent, stream: Sequence[Recorded], index: int) -> MatchCo
     if isinstance(event, RulingRecorded):
         return RecordRuling(arbiter=event.arbiter, reason=event.reason, kind=event.kind,
                             smazzata=event.smazzata, adjustment=event.adjustment,
-                            refers_to=event.refers_to)
+                            refers_to=event.refers_to, signature=event.signature)
     if isinstance(event, TagsTranscribed):
         return TranscribeTags(tags=event.tags, content_hash=event.content_hash)
     if isinstance(event, ScoreClaimed):

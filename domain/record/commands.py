@@ -14,7 +14,7 @@ from datetime import datetime
 from domain.cards import Card
 from domain.events import PlayEvent
 from domain.game import DeclareAccuso, PlayCard
-from domain.record.events import LIVE, Provenance, TableVisibility, TimeControl
+from domain.record.events import LIVE, Provenance, RulingSignature, TableVisibility, TimeControl
 from domain.shuffle import Seed
 
 
@@ -128,12 +128,17 @@ class RecordAbandon:
 
 @dataclass(frozen=True, slots=True)
 class RecordRuling:
+    """An arbiter's ruling; `signature` (RulingSignature), the arbiter's signature of it, is
+    made outside the domain over the ruling and the head of the stream it extends
+    (projections/store/signatures.py) and recorded as it is given."""
+
     arbiter: str
     reason: str
     kind: str
     smazzata: int | None = None
     adjustment: tuple[int, int] = (0, 0)
     refers_to: int | None = None
+    signature: RulingSignature | None = None
 
 
 @dataclass(frozen=True, slots=True)

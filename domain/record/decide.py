@@ -7,6 +7,7 @@ justify are refused with `RecordRefused` (a RuleViolation naming the rule).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from domain.game import DeclareAccuso, PlayCard
@@ -313,7 +314,7 @@ def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
     _check_ruling(state, command)
     fact = RulingRecorded(arbiter=command.arbiter, reason=command.reason, kind=command.kind,
                           smazzata=command.smazzata, adjustment=command.adjustment,
-                          refers_to=command.refers_to)
+                          refers_to=command.refers_to, signature=command.signature)
     if state.phase is not Phase.ENDED:
         return (fact,)
     return (fact, _restated(state, command))
@@ -322,6 +323,7 @@ def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
 def _check_ruling(state: MatchState, command: RecordRuling) -> None:
     if not command.arbiter.strip() or not command.reason.strip():
         raise RecordRefused("ruling", say("a ruling names its arbiter and its reason"))
+    _check_signature_shape(command)
     if command.kind not in RULING_KINDS:
         raise RecordRefused("ruling", say("kind {kind!r}: expected one of {known}",
                                           kind=command.kind, known=", ".join(RULING_KINDS)))
@@ -338,6 +340,19 @@ def _check_ruling(state: MatchState, command: RecordRuling) -> None:
                                               "smazzata", smazzata=command.smazzata + 1))
         if command.adjustment != (0, 0):
             raise RecordRefused("ruling", say("an annulment adjusts no score by itself"))
+
+
+def _check_signature_shape(command: RecordRuling) -> None:
+    """A signature, when there is one, is a key id (64 hex) and an Ed25519 signature (128 hex);
+    whether it is right is checked where the keys are (projections/store/signatures.py)."""
+    signed = command.signature
+    if signed is not None and not (seeds.HEX64.fullmatch(signed.key)
+                                   and _HEX128.fullmatch(signed.value)):
+        raise RecordRefused("ruling", say("a ruling's signature is a key id of 64 and a "
+                                          "signature of 128 lowercase hex digits"))
+
+
+_HEX128 = re.compile(r"[0-9a-f]{128}")
 
 
 def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:

@@ -25,6 +25,20 @@ from domain.record.simulate import Bot, Incidents, Table, play_locally
 from domain.shuffle import Seed
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Luca")
+DEMO_SEED = Seed.from_hex("5eed0000000000000000000000000001")
+"""The seed of the demo set `verbale simulate matches` plays unless told otherwise."""
+DEMO_ARBITER = "arbitro"
+"""The arbiter of the demo's rulings (domain/record/simulate.py)."""
+
+
+def demo_key_seed(seed: Seed) -> bytes:
+    """The 32-byte private seed of the demo arbiter's Ed25519 key for the demo set of `seed`.
+
+    A DEMO KEY: anyone can derive it from the demo seed, so it proves nothing about who
+    signed; it exists so that the demo's rulings are signed and verify like real ones, the
+    same on every run. Never register it for a real arbiter (docs/audit-log.md)."""
+    return hashlib.sha256(b"verbale/demo-arbiter-key-v1\x00" + seed.value).digest()
+
 
 
 def cirulla_bot(state: CirullaState) -> Command:

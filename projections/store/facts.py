@@ -268,7 +268,11 @@ class Abandoned(StoredFact):
 
 
 class RulingRecorded(StoredFact):
+    """v2: signature (the arbiter's, projections/store/signatures.py; null: nobody signed)."""
+
     domain_type = record.RulingRecorded
+    class_version = 2
+    upcast_v1_v2 = _added("signature")
 
 
 class MatchEnded(StoredFact):
@@ -311,11 +315,20 @@ class MatchScheduled(StoredFact):
     domain_type = record.MatchScheduled
 
 
+class ArbiterKeyRegistered(StoredFact):
+    domain_type = record.ArbiterKeyRegistered
+
+
+class ArbiterKeyRevoked(StoredFact):
+    domain_type = record.ArbiterKeyRevoked
+
+
 FACT_CLASSES: tuple[type[StoredFact], ...] = (
     MatchCreated, SeedCommitted, SmazzataDealt, DealAnnulled, AccusoDeclared, CardPlayed,
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
     RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
-    MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed)
+    MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed,
+    ArbiterKeyRegistered, ArbiterKeyRevoked)
 FACT_OF: dict[type[Any], type[StoredFact]] = {c.domain_type: c for c in FACT_CLASSES}
 FACT_NAMED: dict[str, type[StoredFact]] = {c.__name__: c for c in FACT_CLASSES}
 TOPIC_OF: dict[str, str] = {c.__name__: f"{c.__module__}:{c.__qualname__}" for c in FACT_CLASSES}

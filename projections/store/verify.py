@@ -26,7 +26,13 @@ from eventsourcing.persistence import StoredEvent
 from domain.record.audit import Audit, Severity, audit
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.envelope import EnvelopeError, RecordedBy
-from domain.record.events import MatchCreated, MatchScheduled, TournamentCreated
+from domain.record.events import (
+    ArbiterKeyRegistered,
+    MatchCreated,
+    MatchScheduled,
+    RulingRecorded,
+    TournamentCreated,
+)
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.tournament import (
     ScheduleMatch,
@@ -37,10 +43,11 @@ from domain.record.tournament import (
 )
 from domain.text import said_of, say
 from projections.store.app import MatchStore
-from projections.store.canonical import GENESIS, canonical_json, event_hash
+from projections.store.canonical import GENESIS, canonical_json, event_hash, previous_hash_of
 from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
+from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
@@ -108,12 +115,14 @@ def verify_store(store: MatchStore, only: UUID | None = None,
         return [_linked_one(store, verdict)]
     heads = {h[0]: h for h in store.heads()}
     streams = sorted(set(store.streams()) | set(heads), key=str)
-    verdicts = [verify_stream(store, s, heads.get(s))
+    keyrings = KeyringCache(store)
+    verdicts = [verify_stream(store, s, heads.get(s), keyrings)
                 for s in (streams if each is None else each(streams))]
     return _linked(store, verdicts)
 
 
-def verify_stream(store: MatchStore, stream: UUID, head: Head | None) -> Verdict:
+def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
+                  keyrings: KeyringCache | None = None) -> Verdict:
     stored = store.stored(stream)
     problems = list(check_structure(stream, stored, head))
     if not stored:
@@ -130,7 +139,36 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None) -> Verdict
     except _Broken as broken:
         return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,),
                        category=category, head=last)
-    return replace(_audit(store, stream, decoded), head=last)
+    verdict = _audit(store, stream, decoded)
+    if verdict.category == "match":
+        verdict = _signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
+    return replace(verdict, head=last)
+
+
+def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
+                    decoded: list[tuple[object, datetime]], keyrings: KeyringCache) -> Verdict:
+    """Every ruling of a match is its arbiter's, signed by a key registered for them at that
+    moment over its content, this match and the head it extends (signatures.py)."""
+    rows = [RulingRow(row.originator_version, previous_hash_of(row.state) or "",
+                      _envelope_kind(row), event, at)
+            for row, (event, at) in zip(stored, decoded, strict=True)
+            if isinstance(event, RulingRecorded)]
+    if not rows:
+        return verdict
+    first = decoded[0][0]
+    transcribed = isinstance(first, MatchCreated) and first.provenance is not None \
+        and first.provenance.transcribed
+    found = [Problem(version, "signature", message,
+                     Severity.FAILURE if failure else Severity.NOTE)
+             for version, message, failure in ruling_problems(rows, verdict.stream, keyrings,
+                                                              transcribed)]
+    return _with(verdict, found) if any(p.severity is Severity.FAILURE for p in found) \
+        else replace(verdict, problems=verdict.problems + tuple(found))
+
+
+def _envelope_kind(row: StoredEvent) -> str | None:
+    envelope = json.loads(row.state).get(ENVELOPE)
+    return envelope.get("kind") if isinstance(envelope, dict) else None
 
 
 def check_structure(stream: UUID, stored: Sequence[StoredEvent],
@@ -283,7 +321,8 @@ def _kind_of(row: StoredEvent) -> str:
 
 
 def _category(row: StoredEvent) -> str:
-    return {"MatchCreated": "match", "TournamentCreated": "tournament"}.get(_kind_of(row), "?")
+    return {"MatchCreated": "match", "TournamentCreated": "tournament",
+            "ArbiterKeyRegistered": "keys"}.get(_kind_of(row), "?")
 
 
 def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime]]) -> Verdict:
@@ -294,6 +333,11 @@ def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime
                           if isinstance(e, MatchScheduled))
         return Verdict(stream, say("tournament {name}", name=first.name), len(decoded), problems,
                        category="tournament", scheduled=None if problems else scheduled)
+    if isinstance(first, ArbiterKeyRegistered):
+        return Verdict(stream, say("keys of arbiter {name}", name=first.arbiter), len(decoded),
+                       tuple(Problem(version, "keys", message)
+                             for version, message in audit_keys(stream, decoded)),
+                       category="keys")
     if not isinstance(first, MatchCreated):
         return Verdict(stream, "?", len(decoded),
                        (Problem(1, "order", say(

@@ -6,15 +6,25 @@ from datetime import UTC, datetime
 from uuid import UUID
 
 from domain.game import PlayCard
-from domain.record.commands import CreateMatch
+from domain.record.commands import CreateMatch, RecordRuling
 from domain.record.envelope import RecordedBy
 from domain.record.events import TimeControl
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
+from projections.store.signatures import Signer, ensure_registered
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 BY = RecordedBy("simulator", "verbale tests")
+TEST_KEY_SEED = bytes(range(32))
+"""The private seed of the tests' arbiter key (the bots' arbiter, 'arbitro')."""
+
+
+def test_signer(store: MatchStore, arbiter: str = "arbitro") -> Signer:
+    """The tests' key of `arbiter`, registered in `store` (dated START) unless it is."""
+    signer = Signer.from_seed(arbiter, TEST_KEY_SEED)
+    ensure_registered(store, signer, START, BY)
+    return signer
 
 
 def toy_bot(game: object) -> PlayCard:
@@ -48,6 +58,8 @@ def play_into(store: MatchStore, stream: UUID, table: Table,
         if stop_after is not None and actions >= stop_after:
             break
         command, at, table = step
+        if isinstance(command, RecordRuling):
+            command = test_signer(store).sign(command, stream, loaded.head)
         loaded = store.execute(stream, command, at, BY, loaded)
         actions += 1
     return loaded

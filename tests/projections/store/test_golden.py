@@ -5,12 +5,13 @@ envelope), golden/stored_events_v2.jsonl those of the second (every type with it
 envelope, MatchCreated at class_version 2 with its options as strings): they are never
 rewritten, and must keep reading, through the upcasters, as the events they were.
 golden/stored_events_v3.jsonl those of the third (MatchCreated 3: options as JSON numbers and
-booleans). golden/stored_events_v4.jsonl pins the layout written today: every type at its
-current class_version (TournamentCreated 2: the VP table it declares; TimeoutRecorded 2 and
-Abandoned 2: the points kept from the interrupted smazzata). A change that alters a
-pinned line breaks every record already stored: raise the class_version with an upcaster
-instead. `python -m tests.projections.store.test_golden` rewrites the v4 file (review the diff:
-only new lines may appear).
+booleans). golden/stored_events_v4.jsonl those of the fourth (TournamentCreated 2: the VP table
+it declares; TimeoutRecorded 2 and Abandoned 2: the points kept from the interrupted smazzata).
+golden/stored_events_v5.jsonl pins the layout written today: every type at its current
+class_version (RulingRecorded 2: the arbiter's signature; the arbiters' keys). A change that
+alters a pinned line breaks every record already stored: raise the class_version with an
+upcaster instead. `python -m tests.projections.store.test_golden` rewrites the v5 file (review
+the diff: only new lines may appear).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from domain.events import (
 from domain.record.envelope import RecordedBy
 from domain.record.events import (
     Abandoned,
+    ArbiterKeyRegistered,
+    ArbiterKeyRevoked,
     DeclaredVpTable,
     IrregularityNoted,
     MatchCreated,
@@ -47,6 +50,7 @@ from domain.record.events import (
     MatchSettlement,
     Provenance,
     RulingRecorded,
+    RulingSignature,
     ScoreClaimed,
     SeedCommitted,
     SeedContributed,
@@ -64,7 +68,8 @@ from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFa
 GOLDEN_V1 = Path(__file__).parent / "golden" / "stored_events.jsonl"
 GOLDEN_V2 = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"
 GOLDEN_V3 = Path(__file__).parent / "golden" / "stored_events_v3.jsonl"
-GOLDEN = Path(__file__).parent / "golden" / "stored_events_v4.jsonl"
+GOLDEN_V4 = Path(__file__).parent / "golden" / "stored_events_v4.jsonl"
+GOLDEN = Path(__file__).parent / "golden" / "stored_events_v5.jsonl"
 BY = RecordedBy("importer", "verbale-import 0.2.0", "torneo.txt:12")
 STREAM = UUID("5eed0000-0000-4000-8000-000000000001")
 C = parse_cards
@@ -146,9 +151,9 @@ V3: dict[str, object] = {
         match_format={"cappotto_ends": "true", "kind": "target", "ko": "false",
                       "length": "21"}),
 }
-# The layout of today: a tournament declaring its own VP table (TournamentCreated 2), and a
+# The fourth layout: a tournament declaring its own VP table (TournamentCreated 2), and a
 # forfeit's points kept from the interrupted smazzata (TimeoutRecorded 2, Abandoned 2).
-SAMPLES: dict[str, object] = {
+V4: dict[str, object] = {
     **V3,
     "TimeoutRecorded": replace(V1["TimeoutRecorded"], kept=(3, 1)),  # type: ignore[type-var]
     "Abandoned": replace(V1["Abandoned"], kept=(0, 0)),  # type: ignore[type-var]
@@ -161,7 +166,19 @@ SAMPLES: dict[str, object] = {
     "ScoreClaimed": ScoreClaimed(smazzata=1, rows=(("scope", 2, 1), ("primiera", 1, 0)),
                                  claimed_by="Rossi (segnapunti)"),
 }
-NEW_V4 = ("ScoreClaimed", "TagsTranscribed")   # types new in today's layout (class_version 1)
+# The layout of today: a ruling signed by its arbiter (RulingRecorded 2) and the arbiters' keys.
+SAMPLES: dict[str, object] = {
+    **V4,
+    "RulingRecorded": replace(V1["RulingRecorded"],  # type: ignore[type-var]
+                              signature=RulingSignature(key="5e" * 32, value="51" * 64)),
+    "ArbiterKeyRegistered": ArbiterKeyRegistered(arbiter="Rossi", key="5e" * 32,
+                                                 public_key="9b" * 32),
+    "ArbiterKeyRevoked": ArbiterKeyRevoked(arbiter="Rossi", key="5e" * 32,
+                                           reason="arbiter removed"),
+}
+NEW_V4 = ("ScoreClaimed", "TagsTranscribed")   # types new in the fourth layout
+NEW_V5 = ("ArbiterKeyRegistered", "ArbiterKeyRevoked")   # types new in today's layout
+CHANGED_V5 = ("RulingRecorded",)
 CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
 CHANGED_V3 = ("MatchCreated",)
 CHANGED_V4 = ("TournamentCreated", "TimeoutRecorded", "Abandoned")
@@ -290,14 +307,37 @@ def test_the_v2_golden_file_is_frozen() -> None:
 def test_the_v3_golden_file_is_frozen() -> None:
     """Every line of the v3 file but those of CHANGED_V4 is also today's line; today's file
     only adds the types new since (NEW_V4)."""
-    older, today = _lines(GOLDEN_V3), _lines(GOLDEN)
+    older, today = _lines(GOLDEN_V3), _lines(GOLDEN_V4)
     assert sorted(older) == sorted(set(today) - set(NEW_V4))
     today = {n: line for n, line in today.items() if n not in NEW_V4}
     assert [n for n in sorted(today) if older[n] != today[n]] == sorted(CHANGED_V4)
 
 
+@pytest.mark.parametrize("name", sorted(V4))
+def test_every_version_4_record_still_reads_as_the_event_it_was(name: str) -> None:
+    """The fourth layout, as stored before signed rulings: a ruling of then (class_version 1)
+    reads with no signature (None: nobody signed it; verify says so)."""
+    line = _lines(GOLDEN_V4)[name]
+    assert _read(line) == V4[name]
+    ruling = _read(_lines(GOLDEN_V4)["RulingRecorded"])
+    assert isinstance(ruling, RulingRecorded) and ruling.signature is None
+
+
+def test_the_v4_golden_file_is_frozen() -> None:
+    """Every line of the v4 file but RulingRecorded's is also today's line; today's file only
+    adds the types new since (NEW_V5)."""
+    older, today = _lines(GOLDEN_V4), _lines(GOLDEN)
+    assert sorted(older) == sorted(set(today) - set(NEW_V5))
+    today = {n: line for n, line in today.items() if n not in NEW_V5}
+    assert [n for n in sorted(today) if older[n] != today[n]] == list(CHANGED_V5)
+    assert json.loads(older["RulingRecorded"])["class_version"] == 1
+    assert json.loads(today["RulingRecorded"])["class_version"] == 2
+    assert json.loads(today["RulingRecorded"])["data"]["signature"] == {
+        "key": "5e" * 32, "value": "51" * 64}
+
+
 if __name__ == "__main__":
-    # Regenerate the v4 golden file after adding an event type or a class_version:
+    # Regenerate the v5 golden file after adding an event type or a class_version:
     # .venv/bin/python -m tests.projections.store.test_golden, then review the diff.
     GOLDEN.write_text("".join(_stored_line(n) + "\n" for n in sorted(SAMPLES)),
                       encoding="utf-8")

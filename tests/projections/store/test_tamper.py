@@ -14,6 +14,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 
+from domain.record.arbiter_keys import keys_stream
+from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
 from domain.record.demo import demo_set
 from domain.record.simulate import Incidents
@@ -85,8 +87,13 @@ def _one(store: MatchStore, tamperer: Tamperer, rng: random.Random, tampering: o
         stream, versions = tampering(tamperer, rng, rows)  # type: ignore[operator]
     try:
         failed = [v for v in verify_store(store) if not v.ok]
-        named = {p.version for v in failed for p in v.problems}
-        assert [v.stream for v in failed] == [stream], (case, tampering, failed)
+        named = {p.version for v in failed if v.stream == stream for p in v.problems}
+        assert stream in [v.stream for v in failed], (case, tampering, failed)
+        # A tampered keys stream also fails the rulings its keys signed, and nothing else.
+        others = [v for v in failed if v.stream != stream]
+        assert not others or stream == keys_stream("arbitro"), (case, tampering, failed)
+        assert all(p.check == "signature" for v in others for p in v.problems
+                   if p.severity is Severity.FAILURE), (case, tampering, failed)
         assert named & versions, (case, tampering, versions, failed)
     finally:
         with tamperer.batch():
@@ -96,8 +103,9 @@ def _one(store: MatchStore, tamperer: Tamperer, rng: random.Random, tampering: o
 def test_an_untampered_store_reports_no_problem(games_store: MatchStore) -> None:
     build(games_store)
     verdicts = verify_store(games_store)
-    assert len(verdicts) == 6
-    assert [v.problems for v in verdicts] == [()] * 6
+    assert len(verdicts) == 7   # the six matches and the keys of their arbiter
+    assert [v.problems for v in verdicts] == [()] * 7
+    assert [v.category for v in verdicts].count("keys") == 1
 
 
 def test_other_stores_are_not_touched(backend: Backend) -> None:
