@@ -75,7 +75,7 @@ def table_findings(state: TarocchiState, turn: int, table: TableSeating) -> list
                                          smazzata=smazzata, turn=ROMAN[turn - 1])))
                 continue
             found.extend(line_findings(state, line, table, roles))
-        found.extend(_zero_sum(state, turn, table, smazzata, roles))
+        found.extend(_zero_sum(state, turn, table, smazzata, roles, written))
         if written is not None:
             found.extend(_table_line(state, written, table, roles))
     found.extend(_dealers(state, turn, table))
@@ -155,9 +155,9 @@ def _against_roles(line: PlayerLineWritten, table: TableSeating, roles: Roles,
     role = roles.role_of(line.player)
     expected = roles.molt_of(line.player)
     if line.molt != expected:
-        note(MOLT_RULE, say("MOLT is written x{written}; a {role} in this smazzata (table sheet) "
-                            "has x{expected}", written=line.molt, role=role.value,
-                            expected=expected))
+        note(MOLT_RULE, say("MOLT is written x{written}; the table sheet makes him {role} in "
+                            "this smazzata, with x{expected}", written=line.molt,
+                            role=role.value, expected=expected))
     if line.role is not None and line.role != role.value:
         note(ART_4, say("the role is written {written}; the table sheet makes him {role}",
                         written=line.role, role=role.value))
@@ -183,17 +183,17 @@ def _validator(line: PlayerLineWritten, table: TableSeating, roles: Roles | None
 
 
 def _zero_sum(state: TarocchiState, turn: int, table: TableSeating, smazzata: int,
-              roles: Roles | None) -> list[Finding]:
+              roles: Roles | None, written: TableLineWritten | None) -> list[Finding]:
     lines = [state.player_lines.get((p, turn, smazzata)) for p in table.players]
     if roles is None or any(line is None for line in lines):
         return []
-    before = {line.player: line.diff * line.molt for line in lines if line is not None}
+    before = {line.player: line.parz + line.penalty for line in lines if line is not None}
     if sum(before.values()) == 0:
         return []
     listed = ", ".join(f"{p}: {v:+d}" for p, v in before.items())
     return [Finding(table_sheet(turn, table.letter), smazzata, PARZ_RULE, say(
         "the four PARZ before penalties sum to {sum}, not 0 ({listed})",
-        sum=sum(before.values()), listed=listed))]
+        sum=sum(before.values()), listed=listed), written.source if written else None)]
 
 
 def _table_line(state: TarocchiState, written: TableLineWritten, table: TableSeating,
