@@ -1,0 +1,95 @@
+"""The /fairness page (replay_web/web/fairness.py) over the demo store, on SQLite and
+PostgreSQL: public, the same numbers as `verbale fairness --json`, every test with its method,
+n, p-value and verdict, the figures as inline SVG with no script and no style attribute, the
+filters as a GET form, bad filters said on the page."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+from flask.testing import FlaskClient
+
+from tests.replay_web.demo import Demo, run
+
+
+def _page(client: FlaskClient, query: str = "") -> str:
+    response = client.get(f"/fairness?lang=en{query}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def _cli(demo: Demo, *args: str) -> dict[str, object]:
+    code, out, err = run("fairness", *args, "--json", "--database", demo.url)
+    assert code == 0, out + err
+    data: dict[str, object] = json.loads(out)
+    return data
+
+
+def _tests(html: str, section: str = "verified") -> list[str]:
+    block = html.split(f'id="battery-{section}"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<tr class="[a-z]*" data-test="([^"]+)">', block)
+
+
+def test_the_page_is_public_and_agrees_with_the_command(client: FlaskClient,
+                                                        web_demo: Demo) -> None:
+    html = _page(client)
+    data = _cli(web_demo)
+    verified = data["verified"]
+    assert isinstance(verified, dict)
+    headline = re.search(r'id="fairness-headline">([^<]+)<', html)
+    assert headline is not None and unescape(headline.group(1)) == data["headline"]
+    ran = [t for t in verified["tests"] if t["n"] > 0]
+    assert _tests(html) == [t["name"] for t in ran]
+    for test in ran:
+        article = html.split(f'id="verified-{test["name"]}"', 1)[1].split("</article>", 1)[0]
+        assert unescape(test["method"]) in unescape(article)
+        assert f"<dd>{test['n']}</dd>" in article
+        assert unescape(test["verdict"]) in unescape(article)
+    assert f"{verified['deals']} deals tested" in html
+
+
+def test_every_figure_is_inline_svg_with_a_title(client: FlaskClient) -> None:
+    html = _page(client)
+    for figure in ("figure-slots", "figure-slot-scan", "figure-adjacent",
+                   "verified-events", "verified-wins", "verified-runs"):
+        assert f'id="{figure}"' in html
+    assert re.search(r'id="figure-seats/cirulla/2/[a-z-]+"', html)
+    svgs = re.findall(r"<svg .*?</svg>", html, re.S)
+    assert len(svgs) >= 6
+    assert all("<title>" in svg and "<desc>" in svg for svg in svgs)
+    assert "<script" not in html and " style=" not in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_the_filters_are_the_command_s_filters(client: FlaskClient, web_demo: Demo) -> None:
+    html = _page(client, "&game=briscola&dealer=1")
+    data = _cli(web_demo, "--game", "briscola", "--dealer", "1")
+    verified = data["verified"]
+    assert isinstance(verified, dict) and verified["deals"] > 0
+    assert f"{verified['deals']} deals tested" in html
+    assert '<option value="briscola" selected>' in html
+    assert not any(name.startswith("event/cirulla") for name in _tests(html))
+    ruled = _page(client, "&ruleset=redeal%3Dtre-re&game=cirulla")
+    assert all("[redeal=due-assi]" not in name and "[redeal=mai]" not in name
+               for name in _tests(ruled))
+
+
+def test_bad_filters_are_said_and_nothing_is_tested(client: FlaskClient) -> None:
+    html = _page(client, "&since=2026-02-30&ruleset=redeal&alpha=2")
+    errors = re.findall(r"<li>([^<]+)</li>", html.split('id="fairness-errors"', 1)[1])
+    assert len(errors) == 3
+    assert 'id="fairness-headline"' not in html
+
+
+def test_nothing_selected_says_nothing_was_tested(client: FlaskClient) -> None:
+    html = _page(client, "&until=2000-01-01")
+    assert "nothing was tested" in html
+    assert 'id="battery-verified"' in html and not _tests(html)
+
+
+def test_the_page_is_in_italian_by_default(client: FlaskClient) -> None:
+    response = client.get("/fairness")
+    assert response.status_code == 200
+    assert '<html lang="it">' in response.get_data(as_text=True)
