@@ -90,3 +90,10 @@ def test_the_team_is_one_place_and_names_who_sat() -> None:
     sat = {line.member for (p, _, _), line in state.player_lines.items() if p == team}
     assert sat == {"Alfio Gulizia", "Carmelo Gulizia"}
     assert state.turns[1].basis == "classifica" and state.turns[3].basis == "precostituito"
+
+
+def test_docs_show_the_whole_report() -> None:
+    """docs/tarocchi.md, section 6.4, quotes the report of torneo-12.txt whole."""
+    doc = (EXAMPLES.parents[1] / "tarocchi.md").read_text(encoding="utf-8")
+    block = doc.split("```\ntorneo-12.txt:9:", 1)[1].split("```", 1)[0]
+    assert ("torneo-12.txt:9:" + block).splitlines() == list(report(imported("torneo-12")))
