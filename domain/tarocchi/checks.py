@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.tarocchi.events import PlayerLineWritten, TableLineWritten
-from domain.tarocchi.penalties import Fate
+from domain.tarocchi.penalties import Fate, kind_of
 from domain.tarocchi.seats import DEALERS, ROMAN, SMAZZATE_PER_TURN, TableSeating
-from domain.tarocchi.sheet import Roles, diff, line_number, total
+from domain.tarocchi.sheet import Role, Roles, diff, line_number, total
 from domain.tarocchi.state import TarocchiState, roles_of
 from domain.text import Said, say
 
@@ -126,6 +126,12 @@ def line_findings(state: TarocchiState, line: PlayerLineWritten, table: TableSea
     if line.penalty != points:
         note(ART_8, say("penalties written {written}; the arbiter ruled {ruled}",
                         written=line.penalty, ruled=points))
+    if roles is not None and roles.role_of(line.player) is Role.SOLISTA:
+        for penalty in ruled:
+            if kind_of(penalty.code).needs_important_card and penalty.points:
+                note(ART_8, say("penalty {code} costs the Solista nothing (8.c: \"Nel caso il "
+                                "giocatore non sia Solista\"), not {points}",
+                                code=penalty.code, points=penalty.points))
     annulled = any(p.fate == Fate.ANNULLATA.value for p in state.penalties
                    if (p.turn, p.smazzata) == (line.turn, line.smazzata)
                    and p.player in table.players)

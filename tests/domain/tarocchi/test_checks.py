@@ -151,3 +151,14 @@ def test_findings_carry_the_source_line() -> None:
     state = run(BASE, WritePlayerLine(bad), *(WritePlayerLine(p) for p in players[1:]),
                 WriteTableLine(table_ok))
     assert {f.source for f in findings(state) if f.rule == "003 allegato DIFF"} == {"g1.csv:4"}
+
+
+def test_a_solista_pays_no_point_for_an_exposed_card() -> None:
+    """8.c: "Nel caso il giocatore non sia Solista, se la carta esposta è un Re, un'Aria o i
+    Picciotti, egli viene penalizzato di 1 punto partita": ruled before the table sheet named
+    him Solista, the point is found against the sheet."""
+    ruled = run(BASE, ImposePenalty(2, 1, 1, "carta-esposta", "prosegue", "Arbitro", "re"))
+    assert ruled.penalties[0].points == 1
+    found = findings(with_first(state=ruled, hand=SOLO5))
+    assert ("giocatore 2", 1, "003 art. 8") in rules(found)
+    assert any("costs the Solista nothing" in f.message for f in found)

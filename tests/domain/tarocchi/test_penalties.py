@@ -6,6 +6,7 @@ import pytest
 
 from domain.tarocchi.commands import ImposePenalty
 from domain.tarocchi.decide import TarocchiRefused, decide
+from domain.tarocchi.events import PenaltyImposed
 from domain.tarocchi.penalties import CATALOGUE, Fate, PenaltyError, fate_of, penalty_points
 from domain.tarocchi.sheet import Roles
 from tests.domain.tarocchi.builders import Hand, drawn, placed, write
@@ -74,9 +75,10 @@ def test_an_arbiter_imposes_it_against_a_player_and_a_smazzata() -> None:
                                             TABLE, 1))
     exposed = decide(solo, ImposePenalty(1, 1, 1, "carta-esposta", "prosegue", "Arbitro",
                                          "re di coppe esposto"))
-    assert [(e.points, e.code) for e in exposed] == [(0, "carta-esposta")]   # the Solista
+    assert exposed == (PenaltyImposed(1, 1, 1, "carta-esposta", 0, "prosegue", "Arbitro",
+                                      "re di coppe esposto"),)   # the Solista pays nothing
     other = decide(solo, ImposePenalty(2, 1, 1, "carta-esposta", "prosegue", "Arbitro", "re"))
-    assert [e.points for e in other] == [1]
+    assert [e.points for e in other if isinstance(e, PenaltyImposed)] == [1]
     with pytest.raises(TarocchiRefused, match="arbiter and its reason"):
         decide(solo, ImposePenalty(2, 1, 1, "renonce", "annullata", " ", "x"))
     with pytest.raises(TarocchiRefused, match="expected one of"):

@@ -40,7 +40,7 @@ def test_the_tie_break_order_is_a_total_order(entrants: list[Line]) -> None:
 @given(lines, lines)
 def test_each_criterion_decides_only_when_the_ones_before_are_equal(a: Line, b: Line) -> None:
     """Art. 9: "passando a quello successivo in caso di persistente parità"."""
-    criteria = [(x.points, x.difference, x.plus, x.solita, x.extra, x.lot) for x in (a, b)]
+    criteria = [(x.points, x.difference, x.plus, x.solita, x.extra, x.lot or 0) for x in (a, b)]
     first = next((k for k in range(6) if criteria[0][k] != criteria[1][k]), None)
     if first is not None:
         assert precedes(a, b) == (criteria[0][first] > criteria[1][first])
@@ -78,7 +78,7 @@ def test_a_turn_computed_by_hand() -> None:
     order = strict_order(revealed, 1)
     assert order is not None and order[:2] == (3, 7) and set(order[2:4]) == {1, 5}
     lots = {line.number: line.lot for line in standings(revealed, 1)}
-    assert order[2] == max((1, 5), key=lambda n: lots[n])
+    assert order[2] == max((1, 5), key=lambda n: lots[n] or 0)
 
 
 def test_seating_by_provisional_standings_and_bands() -> None:

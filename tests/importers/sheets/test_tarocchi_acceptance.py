@@ -56,7 +56,8 @@ def imported(prefix: str) -> Imported:
 
 @pytest.mark.parametrize(("prefix", "seeded"), [("torneo-12", SEEDED_12),
                                                 ("torneo-13", SEEDED_13)])
-def test_every_seeded_error_and_nothing_else(prefix: str, seeded: set[object]) -> None:
+def test_every_seeded_error_and_nothing_else(prefix: str,
+                                             seeded: set[tuple[str | None, str, int, str]]) -> None:
     result = imported(prefix)
     assert result.errors == ()
     assert {(f.source, f.sheet, f.line, f.rule) for f in result.findings} == seeded
