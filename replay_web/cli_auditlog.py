@@ -33,7 +33,7 @@ from projections.audit_log.proofs import (
     read_heads,
     write_checkpoint,
 )
-from projections.audit_log.rounds import Round, rounds_of
+from projections.audit_log.rounds import Round, covering, round_file, round_files, rounds_of
 from projections.audit_log.verify_against import Against, verify_against
 from projections.store.app import MatchStore
 from replay_web.cli import CommandFailed, UsageProblem, cli, database_option
@@ -137,11 +137,6 @@ def _made_json(made: Made, target: Path, heads: Path) -> dict[str, Any]:
             "root": done.root, "time": done.time}
 
 
-def round_file(directory: Path, found: Round) -> Path:
-    """The checkpoint of a round: DIR/<tournament id>-round-<n>.txt."""
-    return directory / f"{found.tournament}-round-{found.number}.txt"
-
-
 def _after_round(store: MatchStore, key_path: Path, directory: Path,
                  tournament_text: str | None, round_number: int | None, as_json: bool) -> None:
     """A checkpoint for each round over and not yet checkpointed in `directory` (all get the
@@ -154,12 +149,12 @@ def _after_round(store: MatchStore, key_path: Path, directory: Path,
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
         _one_round_due(rounds, tournament_text or "", round_number, directory)
-    due = [r for r in rounds if r.over and not round_file(directory, r).exists()]
+    due = [r for r in rounds if r.over and covering(directory, r) is None]
     made = checkpoint_store(store, load_private(key_path), datetime.now(UTC)) if due else None
     written: dict[Round, tuple[Path, Path]] = {}
     for found in due:
         assert made is not None
-        target = round_file(directory, found)
+        target = round_file(directory, found, len(round_files(directory, found)) + 1)
         written[found] = (target, write_checkpoint(made, _made_room(target)))
     _report_rounds(rounds, written, made, directory, as_json)
 
@@ -176,10 +171,10 @@ def _one_round_due(rounds: list[Round], tournament: str, number: int, directory:
             "checkpoint made", len(found.in_play)).format(
                 round=number, name=found.name,
                 matches=", ".join(str(m) for m in found.in_play)))
-    if round_file(directory, found).exists():
+    done = covering(directory, found)
+    if done is not None:
         raise CommandFailed(_("round {round} of {name} has its checkpoint already: "
-                              "{file}").format(round=number, name=found.name,
-                                               file=round_file(directory, found)))
+                              "{file}").format(round=number, name=found.name, file=done))
 
 
 def _report_rounds(rounds: list[Round], written: dict[Round, tuple[Path, Path]],
@@ -190,20 +185,23 @@ def _report_rounds(rounds: list[Round], written: dict[Round, tuple[Path, Path]],
             return "written"
         return "checkpointed" if found.over else "in-play"
 
+    def file(found: Round) -> Path | None:
+        return written[found][0] if found in written else covering(directory, found)
+
     if as_json:
         echo_json({"checkpoint": None if made is None else _made_json(
                        made, *next(iter(written.values()))),
                    "rounds": [{"tournament": str(r.tournament), "name": r.name,
                                "round": r.number, "matches": len(r.matches),
                                "in_play": [str(m) for m in r.in_play], "state": state(r),
-                               "file": str(round_file(directory, r)) if r.over else None}
+                               "file": None if file(r) is None else str(file(r))}
                               for r in rounds]})
         return
     words = {"written": _("checkpoint written"), "checkpointed": _("checkpointed before"),
              "in-play": _("in play: no checkpoint yet")}
     show(Grid([_("tournament"), _("round"), _("matches"), _("in play"), _("checkpoint")],
               [[r.name, str(r.number), str(len(r.matches)), str(len(r.in_play)),
-                f"{words[state(r)]}: {round_file(directory, r)}" if r.over else words[state(r)]]
+                f"{words[state(r)]}: {file(r)}" if r.over else words[state(r)]]
                for r in rounds], numeric=(1, 2, 3)))
     if made is not None:
         click.echo(_said(made))
@@ -315,25 +313,29 @@ def against_lines(anchor: Anchor, found: Against) -> list[str]:
                "{key})").format(file=anchor.path, size=done.size, time=done.time,
                                 key=key_id(load_public(anchor.public_key)).hex())]
     if anchor.heads is None:
-        lines.append(_("    no heads beside the checkpoint ({file}): a change is caught, not "
-                       "the stream it touched").format(file=anchor.path.name + ".heads"))
+        lines.append("    " + _("no heads beside the checkpoint ({file}): a change is caught, "
+                                "not the stream it touched").format(
+                                    file=anchor.path.name + ".heads"))
     for finding in found.findings:
         message = translate(finding.message)
         if finding.severity is not Severity.FAILURE:
             message = _("for the arbiter: {message}").format(message=message)
-        where = _("stream {stream}").format(stream=finding.stream) \
-            if finding.stream is not None else _("the log")
-        lines.append(f"    {where} [{finding.kind}] {message}")
+        lines.append(f"    [{finding.kind}] {message}")   # the message names the stream
     since = ngettext("{n} event stored since", "{n} events stored since",
                      found.appended).format(n=found.appended)
-    if found.findings:
+    if found.failed:
         lines.append(ngettext("the store does not hold what the checkpoint signed: {n} finding; "
                               "{since}", "the store does not hold what the checkpoint signed: "
                               "{n} findings; {since}", len(found.findings)).format(
                                   n=len(found.findings), since=since))
-    else:
-        new = ngettext("{n} new stream", "{n} new streams", found.new_streams).format(
-            n=found.new_streams)
-        lines.append(_("the store holds the checkpoint's {size} events unchanged; {since}, "
-                       "{new}").format(size=done.size, since=since, new=new))
+        return lines
+    new = ngettext("{n} new stream", "{n} new streams", found.new_streams).format(
+        n=found.new_streams)
+    held = _("the store holds the checkpoint's {size} events unchanged; {since}, {new}").format(
+        size=done.size, since=since, new=new)
+    if found.findings:   # only for the arbiter: appended to matches that had ended
+        held = _("{summary}; {findings}").format(summary=held, findings=ngettext(
+            "{n} finding for the arbiter", "{n} findings for the arbiter",
+            len(found.findings)).format(n=len(found.findings)))
+    lines.append(held)
     return lines

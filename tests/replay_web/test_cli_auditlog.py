@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,6 +65,13 @@ def simulate(backend: Backend, count: int) -> list[UUID]:
                          "--database", backend.url)
     assert code == 0, (out, err)
     return [UUID(line.split()[0]) for line in out.splitlines()]
+
+
+def one_more(backend: Backend) -> None:
+    """Another match recorded after the first ones (outside the tournaments)."""
+    code, out, err = run("simulate", "cirulla", "--seed", "5eed" + "0" * 27 + "3", "--players",
+                         "2", "--format", "21pt", "--store", "--database", backend.url)
+    assert code == 0 and "recorded as match" in out, (out, err)
 
 
 @dataclass(frozen=True)
@@ -200,7 +207,7 @@ def test_a_match_proof_checks_out_with_the_standard_library_only(anchored: Ancho
 
 def test_a_consistency_proof_between_two_checkpoints(anchored: Anchored,
                                                      tmp_path: Path) -> None:
-    simulate(anchored.backend, 3)            # the third match is appended
+    one_more(anchored.backend)
     newer = tmp_path / "newer.txt"
     assert run("checkpoint", "--key", str(anchored.key), "-o", str(newer), "--database",
                anchored.backend.url)[0] == 0
@@ -238,7 +245,7 @@ def test_the_untouched_store_passes_and_later_matches_are_only_counted(
     code, out, err = anchored.against()
     assert (code, err) == (0, ""), out
     assert "the store holds the checkpoint's" in out and "0 events stored since" in out
-    simulate(anchored.backend, 3)
+    one_more(anchored.backend)
     code, out, err = anchored.against()
     assert (code, err) == (0, ""), out
     assert "1 new stream" in out and "0 events stored since" not in out
@@ -247,8 +254,8 @@ def test_the_untouched_store_passes_and_later_matches_are_only_counted(
 def _caught(anchored: Anchored, stream: UUID, kind: str) -> str:
     code, out, err = anchored.against()
     assert (code, err) == (1, ""), out
-    assert f"    stream {stream} [{kind}] " in out
-    assert "    the log [root] " in out
+    assert f"    [{kind}] stream {stream}" in out
+    assert "    [root] the store's first " in out
     assert "the store does not hold what the checkpoint signed" in out
     return out
 
@@ -267,7 +274,7 @@ def test_attack_a_match_deleted_with_its_head(anchored: Anchored, tamperer: Tamp
     match = anchored.matches[1]
     forget(tamperer, match)
     out = _caught(anchored, match, "vanished")
-    assert "    the log [missing] " in out
+    assert "    [missing] the store holds " in out
 
 
 def test_attack_players_renamed_with_every_hash_recomputed(anchored: Anchored,
@@ -284,24 +291,28 @@ def test_attack_another_match_stored_under_the_same_id(anchored: Anchored, tampe
                                                        store: MatchStore) -> None:
     match = anchored.matches[1]
     other = demo_set(Seed.from_hex("0" * 31 + "7"), 1)[0]
+    before = store.load(match).head
     replace_match(tamperer, match, lambda m: record_match(store, m, other))
-    assert run("verify", "--database", anchored.backend.url)[0] == 0
+    assert store.load(match).head != before    # whole, chained, and another match
     _caught(anchored, match, "changed")
 
 
 def test_attack_a_ruling_and_a_new_result_appended_through_decide(anchored: Anchored,
                                                                   store: MatchStore) -> None:
     match = anchored.matches[0]
-    before = store.load(match).state.result
-    appended = forge_ruling(store, match, LATER, simulator(), adjustment=(0, 100))
-    after = store.load(match).state.result
-    assert appended == 2 and before.winner == 0 and after.winner == 1   # the winner flipped
+    winner = store.load(match).state.result.winner
+    assert winner in (0, 1)
+    loser = 1 - winner
+    appended = forge_ruling(store, match, LATER, simulator(),
+                            adjustment=(100, 0) if loser == 0 else (0, 100))
+    assert appended == 2 and store.load(match).state.result.winner == loser   # flipped
     code, out, err = anchored.against()
     assert (code, err) == (1, ""), out
-    assert (f"    stream {match} [reopened] for the arbiter: stream {match} had ended at the "
-            f"checkpoint") in out
+    assert f"    [reopened] for the arbiter: stream {match} had ended at the checkpoint" in out
     assert "(RulingRecorded, MatchEnded) were stored after it" in out
     assert "[root]" not in out     # nothing signed was changed: only appended to
+    assert ("unchanged; 2 events stored since, 0 new streams; 1 finding for the arbiter\n"
+            in out)
 
 
 def test_against_refuses_another_key_and_wants_its_public_key(anchored: Anchored,
@@ -325,25 +336,27 @@ def test_without_its_heads_a_change_is_caught_but_not_named(anchored: Anchored,
     cut_back(tamperer, anchored.matches[0], events=1)
     code, out, err = anchored.against()
     assert (code, err) == (1, ""), out
-    assert "no heads beside the checkpoint" in out and "    the log [root] " in out
+    assert "no heads beside the checkpoint" in out and "    [root] " in out
     assert f"stream {anchored.matches[0]}" not in out.split("against the checkpoint")[1]
 
 
 # ---- after each round -----------------------------------------------------------------------
 
 
-def _in_play(backend: Backend, tournament: UUID, number: int) -> tuple[UUID, object]:
-    """A demo match scheduled and created at table 1 of round `number`, nothing played."""
-    demo = demo_set(Seed.from_hex("0" * 31 + "9"), 1)[0]
-    demo = replace(demo, setup=replace(demo.setup, tournament=str(tournament), round=number,
-                                       table=1))
-    match = UUID(int=number)
-    opened = MatchStore(url=backend.url)
-    try:
-        opened.schedule_and_create(tournament, match, demo.setup, LATER, simulator())
-    finally:
-        opened.close()
-    return match, demo
+def _in_play(store: MatchStore, tournament: UUID, place: tuple[int, int]) -> Callable[[], object]:
+    """A demo match scheduled and created at `place` (round, table), nothing played; the call
+    that plays it to its end."""
+    demo = demo_set(Seed.from_hex(f"{place[0]:016x}{place[1]:016x}"), 1)[0]
+    demo = replace(demo, setup=replace(demo.setup, tournament=str(tournament), round=place[0],
+                                       table=place[1]))
+    match = UUID(int=place[0] * 100 + place[1])
+    store.schedule_and_create(tournament, match, demo.setup, LATER, simulator())
+    return lambda: record_match(store, match, demo, LATER)
+
+
+def _states(out: str) -> list[tuple[int, int, str, str | None]]:
+    return [(r["round"], r["matches"], r["state"], r["file"] and Path(r["file"]).name)
+            for r in json.loads(out)["rounds"]]
 
 
 def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
@@ -351,38 +364,42 @@ def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
     simulate(backend, 5)                       # round 1: 4 tables, round 2: 1 table
     key = tmp_path / "audit.key"
     run("keygen", str(key))
-    opened = MatchStore(url=backend.url, read_only=True)
+    store = MatchStore(url=backend.url)
     try:
-        [tournament] = [s for s in opened.streams() if s in TOURNAMENTS
-                        and opened.load_tournament(s).state.places]
+        [t] = [s for s in store.streams() if s in TOURNAMENTS
+               and store.load_tournament(s).state.places]
+        where = tmp_path / "rounds"
+        args = ("checkpoint", "--key", str(key), "--after-round", "--dir", str(where),
+                "--database", backend.url)
+        code, out, err = run(*args, "--json")
+        assert code == 0 and err == "", err
+        assert _states(out) == [(1, 4, "written", f"{t}-round-1.txt"),
+                                (2, 1, "written", f"{t}-round-2.txt")]
+        assert check_alone("--key", f"{key}.pub", "--checkpoint",
+                           str(where / f"{t}-round-2.txt"))[0] == 0
+        late = _in_play(store, t, (2, 2))      # a table added to round 2 after its checkpoint
+        third = _in_play(store, t, (3, 1))
+        code, out, err = run(*args, "--json")
+        assert code == 0 and json.loads(out)["checkpoint"] is None
+        assert _states(out) == [(1, 4, "checkpointed", f"{t}-round-1.txt"),
+                                (2, 2, "in-play", None), (3, 1, "in-play", None)]
+        code, out, err = run(*args)
+        assert code == 0 and "no round has ended since its last checkpoint" in out
+        code, out, err = run(*args, "--tournament", str(t), "--round", "3")
+        assert code == 1 and (f"round 3 of Torneo dimostrativo di cirulla is still in play "
+                              f"({UUID(int=301)} has not ended): no checkpoint made") in err
+        late()
+        third()
     finally:
-        opened.close()
-    match, demo = _in_play(backend, tournament, 3)
-    where = tmp_path / "rounds"
-    args = ("checkpoint", "--key", str(key), "--after-round", "--dir", str(where),
-            "--database", backend.url)
-    code, out, err = run(*args, "--json")
-    assert code == 0 and err == "", err
-    done = json.loads(out)
-    states = [(r["round"], r["matches"], r["state"]) for r in done["rounds"]]
-    assert states == [(1, 4, "written"), (2, 1, "written"), (3, 1, "in-play")]
-    assert done["rounds"][2]["in_play"] == [str(match)]
-    files = sorted(p.name for p in where.iterdir())
-    assert files == [f"{tournament}-round-{n}.txt{s}" for n in (1, 2) for s in ("", ".heads")]
-    assert check_alone("--key", f"{key}.pub", "--checkpoint",
-                       str(where / f"{tournament}-round-2.txt"))[0] == 0
-    code, out, err = run(*args)
-    assert code == 0 and "no round has ended since its last checkpoint" in out
-    code, out, err = run(*args, "--tournament", str(tournament), "--round", "3")
-    assert code == 1 and f"round 3 of Torneo dimostrativo di cirulla is still in play " \
-                         f"({match} has not ended): no checkpoint made" in err
-    opened = MatchStore(url=backend.url)
-    try:
-        record_match(opened, match, demo, LATER)     # round 3 is played to its end
-    finally:
-        opened.close()
-    code, out, err = run(*args, "--tournament", str(tournament), "--round", "3", "--json")
+        store.close()
+    code, out, err = run(*args, "--tournament", str(t)[:8], "--json")
     assert code == 0, err
-    assert [r["state"] for r in json.loads(out)["rounds"]] == ["written"]
-    assert (where / f"{tournament}-round-3.txt").exists()
-    assert len(list(where.iterdir())) == 6
+    assert _states(out) == [(1, 4, "checkpointed", f"{t}-round-1.txt"),
+                            (2, 2, "written", f"{t}-round-2-2.txt"),
+                            (3, 1, "written", f"{t}-round-3.txt")]
+    heads = (where / f"{t}-round-2-2.txt.heads").read_text(encoding="utf-8")
+    assert UUID(int=202).hex in heads
+    code, out, err = run(*args, "--tournament", str(t), "--round", "3")
+    assert code == 1 and "round 3 of Torneo dimostrativo di cirulla has its checkpoint " \
+                         "already" in err
+    assert len(list(where.iterdir())) == 8
