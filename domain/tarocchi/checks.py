@@ -121,6 +121,14 @@ def line_findings(state: TarocchiState, line: PlayerLineWritten, table: TableSea
     elif line.validator is None or line.validator not in table.players \
             or line.validator == line.player:
         _validator(line, table, None, note)
+    _penalties(state, line, table, roles, note)
+    return found
+
+
+def _penalties(state: TarocchiState, line: PlayerLineWritten, table: TableSeating,
+               roles: Roles | None, note: _Note) -> None:
+    """Art. 8: the penalty "deve comunque essere segnalata nella Scheda Punteggio del
+    giocatore interessato"; 8.f: an annulled smazzata scores nothing."""
     ruled = state.ruled(line.player, line.turn, line.smazzata)
     points = sum(p.points for p in ruled)
     if line.penalty != points:
@@ -137,7 +145,6 @@ def line_findings(state: TarocchiState, line: PlayerLineWritten, table: TableSea
                    and p.player in table.players)
     if annulled and (line.plus or line.minus):
         note(ART_8, say("the smazzata was annulled (8.f): it scores no games for anybody"))
-    return found
 
 
 def _tot(state: TarocchiState, line: PlayerLineWritten, note: _Note) -> None:
