@@ -1,9 +1,11 @@
-"""`verbale arbiter ...`: the viewer's arbiter accounts and the seats' links.
+"""`verbale arbiter ...`: the viewer's arbiter accounts, their signing keys and the seats' links.
 
 `add`, `passwd`, `remove` and `list` keep the accounts (projections/accounts.py: password
-hashes, never the passwords); `links --match ID` prints each seat's link for a match (an HMAC
-token, replay_web/access.py); `rotate-secret` voids every seat link and every login at once.
-The accounts sit in the store's own database, beside the events and the read models.
+hashes, never the passwords) and each arbiter's signing key (projections/arbiter_signing.py:
+the public key registered in the record, the private key sealed under the password);
+`links --match ID` prints each seat's link for a match (an HMAC token, replay_web/access.py);
+`rotate-secret` voids every seat link and every login at once. The accounts sit in the store's
+own database, beside the events and the read models.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from projections.accounts import (
     arbiters,
     remove_arbiter,
     rotate_site_secret,
-    set_password,
     site_secret,
 )
+from projections.arbiter_signing import change_password, give_key, replace_key, retire_keys
+from projections.store.app import MatchStore
 from replay_web.access import seat_token
 from replay_web.cli import CommandFailed, UsageProblem, arbiter, database_option
 from replay_web.cli_database import open_store
@@ -70,6 +73,23 @@ def read_password(from_stdin: bool) -> str:
                             confirmation_prompt=_("Repeat the password"), type=str))
 
 
+def read_current(from_stdin: bool) -> str:
+    """The current password: the first line of standard input, else asked once, hidden."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    return str(click.prompt(_("Current password"), hide_input=True, type=str))
+
+
+@contextmanager
+def record(database: str | None) -> Iterator[MatchStore]:
+    """The store, open for writing: an arbiter's keys are registered and revoked in it."""
+    store = open_store(database)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
 @arbiter.command("add")
 @click.argument("name")
 @password_stdin_option
@@ -90,21 +110,36 @@ def add(name: str, password_stdin: bool, generate_password: bool, if_missing: bo
         password = (secrets.token_urlsafe(12) if generate_password
                     else read_password(password_stdin))
         add_arbiter(engine, name, password)
+        with record(database) as store:
+            key = give_key(store, engine, name, password)
     click.echo(_("arbiter {name} added").format(name=name))
+    click.echo(_("signing key {key} registered in the record").format(key=key))
     if generate_password:
         click.echo(_("its password (shown only now): {password}").format(password=password))
 
 
 @arbiter.command("passwd")
 @click.argument("name")
-@password_stdin_option
+@click.option("--password-stdin", is_flag=True,
+              help="Read the current password from the first line of standard input and the "
+                   "new one from the second (with --new-key, only the new one).")
+@click.option("--new-key", is_flag=True,
+              help="The current password is forgotten: revoke the arbiter's signing key (the "
+                   "rulings it signed stay signed) and make a new one under the new password.")
 @database_option
-def passwd(name: str, password_stdin: bool, database: str | None) -> None:
-    """Give an arbiter a new password (asked twice, hidden)."""
+def passwd(name: str, password_stdin: bool, new_key: bool, database: str | None) -> None:
+    """Give an arbiter a new password: the current one is asked first (hidden), because the
+    arbiter's signing key is sealed under it and is sealed again under the new one."""
+    current = None if new_key else read_current(password_stdin)
     password = read_password(password_stdin)
-    with accounts(database) as engine:
-        set_password(engine, name, password)
+    with accounts(database) as engine, record(database) as store:
+        if current is None:
+            made: str | None = replace_key(store, engine, name, password)
+        else:
+            made = change_password(store, engine, name, current, password)
     click.echo(_("password of arbiter {name} changed").format(name=name))
+    if made is not None:
+        click.echo(_("signing key {key} registered in the record").format(key=made))
 
 
 @arbiter.command("remove")
@@ -113,8 +148,14 @@ def passwd(name: str, password_stdin: bool, database: str | None) -> None:
 def remove(name: str, database: str | None) -> None:
     """Remove an arbiter's account."""
     with accounts(database) as engine:
+        if not any(a.name == name for a in arbiters(engine)):
+            remove_arbiter(engine, name)   # the refusal: no such arbiter
+        with record(database) as store:
+            revoked = retire_keys(store, engine, name)
         remove_arbiter(engine, name)
     click.echo(_("arbiter {name} removed").format(name=name))
+    for key in revoked:
+        click.echo(_("signing key {key} revoked: it signs nothing from now on").format(key=key))
 
 
 @arbiter.command("list")

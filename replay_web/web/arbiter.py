@@ -1,7 +1,10 @@
 """The arbiter's pages: log in and out, and record a ruling from the arbiter's view.
 
 A ruling goes where every fact of a match goes: the store decides it (domain/record/decide.py
-`_ruling`) and appends its event, signed by the arbiter (`RecordedBy` "arbiter"); then the read
+`_ruling`) and appends its event, recorded by the arbiter (`RecordedBy` "arbiter") and signed with
+the arbiter's Ed25519 key over the ruling, the match and the head it extends: the form asks the
+arbiter's password, which opens the key sealed under it (projections/arbiter_signing.py) for
+this one signature and is kept nowhere; without it nothing is recorded. Then the read
 models catch up and the cached timeline of the match is dropped, so the next page shows the
 original and the adjusted scores. A ruling the domain refuses is written nowhere: the form comes
 back with the domain's own words (post/redirect/get, the draft kept in the session for one page).
@@ -51,8 +54,10 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from domain.record.commands import RecordRuling
 from domain.record.decide import RULING_KINDS
 from domain.record.envelope import arbiter as by_arbiter
-from projections.accounts import check_login
+from projections.accounts import AccountError, check_login
+from projections.arbiter_signing import signer_for
 from projections.store.app import ConcurrencyConflict
+from projections.store.signatures import Signer, execute_signed
 from replay_web.i18n import translate_error
 from replay_web.web.app import services
 from replay_web.web.guard import ARBITER_KEY, logged_arbiter
@@ -94,6 +99,10 @@ class RulingForm(FlaskForm):  # type: ignore[misc]
                             validators=[Optional(), NumberRange(1, 999)])
     refers_to = IntegerField(lazy_gettext("About event (step)"),
                              validators=[Optional(), NumberRange(1, 10**9)])
+    sign_password = PasswordField(
+        lazy_gettext("Your password, to sign the ruling"),
+        validators=[DataRequired(message=lazy_gettext(
+            "a ruling is recorded only signed: type your password")), Length(max=1000)])
 
 
 # --- log in and out ---------------------------------------------------------------------------
@@ -199,9 +208,12 @@ def ruling(match_text: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         return _back_with(replay.match_id, [f"{form[f].label.text}: {m}"
                                             for f, ms in form.errors.items() for m in ms])
+    signer = _signer(engine, name, str(form.sign_password.data))
+    if isinstance(signer, str):
+        return _back_with(replay.match_id, [signer])
     try:
-        loaded = store.execute(replay.match_id, _command(form, name), at=datetime.now(UTC),
-                               by=by_arbiter(name))
+        loaded = execute_signed(store, replay.match_id, _command(form, name), signer,
+                                at=datetime.now(UTC), by=by_arbiter(name))
     except ConcurrencyConflict:
         return _back_with(replay.match_id, [gettext(
             "The match changed meanwhile: look at it again and record the ruling again.")])
@@ -214,6 +226,22 @@ def ruling(match_text: str) -> ResponseReturnValue:
         forget(replay.match_id)
     return redirect(url_for("matches.match", match_text=str(replay.match_id), view="arbiter",
                             step=loaded.version, _anchor="scores"), 303)
+
+
+def _signer(engine: Any, name: str, password: str) -> Signer | str:
+    """The arbiter's key opened with the password typed, or why not (too many wrong passwords
+    from this address: a minute's wait, as at the login)."""
+    failures = _failures()
+    key = (name.casefold() + "\x00sign", request.remote_addr or "")
+    if failures.exceeded(key):
+        return str(gettext("Too many failed attempts: wait a minute and try again."))
+    try:
+        signer = signer_for(engine, name, password)
+    except AccountError as error:
+        failures.add(key)
+        return str(translate_error(error, gettext))
+    failures.clear(key)
+    return signer
 
 
 def _command(form: RulingForm, name: str) -> RecordRuling:
@@ -229,7 +257,8 @@ def _command(form: RulingForm, name: str) -> RecordRuling:
 
 def _back_with(match_id: object, errors: list[str]) -> ResponseReturnValue:
     """To the arbiter's view of the match, the form filled as it was sent, with `errors`."""
-    values = {k: v[:REASON_MAX + 100] for k, v in request.form.items() if k != "csrf_token"}
+    values = {k: v[:REASON_MAX + 100] for k, v in request.form.items()
+              if k not in ("csrf_token", "sign_password")}   # never keep the password
     session[DRAFT_KEY] = {"match": str(match_id), "values": values,
                           "errors": [e[:1000] for e in errors]}
     return redirect(url_for("matches.match", match_text=str(match_id), view="arbiter",

@@ -7,13 +7,19 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 from uuid import UUID
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
-from projections.accounts import check_login, site_secret
+from domain.record.arbiter_keys import Keyring
+from projections.accounts import AccountError, check_login, site_secret
+from projections.arbiter_signing import signer_for
+from projections.sealed_keys import sealed_of
+from projections.store.app import MatchStore
+from projections.store.signatures import load_keyring
 from projections.read_models.engine import read_model_engine
 from replay_web.access import check_seat_token
 from replay_web.cli import _register, cli
@@ -39,22 +45,63 @@ def engine(backend: Backend) -> Iterator[Engine]:
     made.dispose()
 
 
+KEY_LINE = re.compile(r"^signing key ([0-9a-f]{64}) registered in the record$", re.M)
+
+
+def _keyring(url: str, name: str) -> Keyring:
+    store = MatchStore(url=url, read_only=True)
+    try:
+        return cast(Keyring, load_keyring(store, name).state)
+    finally:
+        store.close()
+
+
 def test_add_list_passwd_remove(backend: Backend, engine: Engine) -> None:
     db = ("--database", backend.url)
-    assert typed(PASSWORD + "\n", "arbiter", "add", "Rossi", "--password-stdin", *db) == \
-        (0, "arbiter Rossi added\n")
+    code, out = typed(PASSWORD + "\n", "arbiter", "add", "Rossi", "--password-stdin", *db)
+    assert code == 0 and out.startswith("arbiter Rossi added\n"), out
+    found = KEY_LINE.search(out)
+    assert found is not None, out
+    key = found.group(1)
     assert check_login(engine, "Rossi", PASSWORD)
+    assert _keyring(backend.url, "Rossi").active() == (key,)   # registered in the record
+    assert signer_for(engine, "Rossi", PASSWORD).key == key     # sealed under the password
     code, out = run("arbiter", "list", *db)
     assert code == 0 and re.search(r"^Rossi +\d{4}-\d\d-\d\dT", out, re.M), out
     assert PASSWORD not in out
-    assert typed("a new password\n", "arbiter", "passwd", "Rossi", "--password-stdin", *db) \
-        == (0, "password of arbiter Rossi changed\n")
+    assert typed(f"{PASSWORD}\na new password\n", "arbiter", "passwd", "Rossi",
+                 "--password-stdin", *db) == (0, "password of arbiter Rossi changed\n")
     assert check_login(engine, "Rossi", "a new password")
     assert not check_login(engine, "Rossi", PASSWORD)
-    assert run("arbiter", "remove", "Rossi", *db) == (0, "arbiter Rossi removed\n")
+    assert signer_for(engine, "Rossi", "a new password").key == key   # the same key, resealed
+    with pytest.raises(AccountError):
+        signer_for(engine, "Rossi", PASSWORD)
+    assert typed(f"{PASSWORD}\nyet another one\n", "arbiter", "passwd", "Rossi",
+                 "--password-stdin", *db) == (2, "verbale: wrong name or password\n")
+    assert run("arbiter", "remove", "Rossi", *db) == (
+        0, f"arbiter Rossi removed\nsigning key {key} revoked: it signs nothing from now on\n")
     assert not check_login(engine, "Rossi", "a new password")
+    assert _keyring(backend.url, "Rossi").active() == ()
+    assert sealed_of(engine, "Rossi") is None
     assert run("arbiter", "list", *db) == \
         (0, "no arbiter yet; 'verbale arbiter add NAME' adds one\n")
+    code, out = run("verify", *db)
+    assert code == 0 and "keys of arbiter Rossi" in out and "OK" in out, out
+
+
+def test_a_forgotten_password_gets_a_new_key_and_revokes_the_old(backend: Backend,
+                                                                 engine: Engine) -> None:
+    db = ("--database", backend.url)
+    old = KEY_LINE.search(typed(PASSWORD + "\n", "arbiter", "add", "Rossi",
+                                "--password-stdin", *db)[1])
+    code, out = typed("a new password\n", "arbiter", "passwd", "Rossi", "--new-key",
+                      "--password-stdin", *db)
+    new = KEY_LINE.search(out)
+    assert code == 0 and old is not None and new is not None, out
+    keyring = _keyring(backend.url, "Rossi")
+    assert keyring.active() == (new.group(1),) and old.group(1) in keyring.keys
+    assert keyring.keys[old.group(1)].revoked is not None
+    assert signer_for(engine, "Rossi", "a new password").key == new.group(1)
 
 
 def test_the_password_is_asked_twice_hidden(backend: Backend, engine: Engine) -> None:
@@ -72,8 +119,8 @@ def test_refusals_are_one_line_exit_2(backend: Backend) -> None:
     assert typed("short\n", "arbiter", "add", "Verdi", "--password-stdin", *db) == \
         (2, "verbale: the password must be 8 to 1024 characters long\n")
     assert run("arbiter", "remove", "Verdi", *db) == (2, "verbale: no arbiter is named Verdi\n")
-    assert typed(PASSWORD + "\n", "arbiter", "passwd", "Verdi", "--password-stdin", *db) == \
-        (2, "verbale: no arbiter is named Verdi\n")
+    assert typed(f"{PASSWORD}\n{PASSWORD}\n", "arbiter", "passwd", "Verdi", "--password-stdin",
+                 *db) == (2, "verbale: no arbiter is named Verdi\n")
 
 
 def test_a_missing_store_is_not_made_by_list(tmp_path: Path) -> None:

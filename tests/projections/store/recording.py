@@ -20,7 +20,7 @@ TEST_KEY_SEED = bytes(range(32))
 """The private seed of the tests' arbiter key (the bots' arbiter, 'arbitro')."""
 
 
-def test_signer(store: MatchStore, arbiter: str = "arbitro") -> Signer:
+def arbiter_signer(store: MatchStore, arbiter: str = "arbitro") -> Signer:
     """The tests' key of `arbiter`, registered in `store` (dated START) unless it is."""
     signer = Signer.from_seed(arbiter, TEST_KEY_SEED)
     ensure_registered(store, signer, START, BY)
@@ -59,7 +59,7 @@ def play_into(store: MatchStore, stream: UUID, table: Table,
             break
         command, at, table = step
         if isinstance(command, RecordRuling):
-            command = test_signer(store).sign(command, stream, loaded.head)
+            command = arbiter_signer(store).sign(command, stream, loaded.head)
         loaded = store.execute(stream, command, at, BY, loaded)
         actions += 1
     return loaded

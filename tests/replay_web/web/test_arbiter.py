@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from domain.events import SmazzataEnded
 from domain.record.events import MatchCreated, MatchEnded, RulingRecorded
 from projections.accounts import add_arbiter
+from projections.arbiter_signing import give_key
 from projections.store.app import MatchStore
 from replay_web.web.app import create_app
 from replay_web.web.arbiter import safe_next
@@ -41,11 +42,13 @@ class Site:
 @pytest.fixture(params=["sqlite", "postgres"])
 def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
     for backend in make_backend(request.param, tmp_path):
-        code, out, err = run("simulate", "matches", "--store", "--count", "4",
+        code, out, err = run("simulate", "matches", "--store", "--count", "8",
                              "--database", backend.url)
         assert code == 0, out + err
         app = create_app(backend.url, config={"TESTING": True})
-        add_arbiter(app.extensions["verbale"].engine, NAME, PASSWORD)
+        services = app.extensions["verbale"]
+        add_arbiter(services.engine, NAME, PASSWORD)
+        give_key(services.store, services.engine, NAME, PASSWORD)
         yield Site(app, backend.url, _ended_match(backend.url))
         close_app(app)
 
@@ -92,9 +95,14 @@ def _arbiter_page(client: FlaskClient, site: Site) -> str:
 
 
 def _rule(client: FlaskClient, site: Site, **fields: str) -> tuple[int, str | None]:
+    """Post the ruling form; signed with the arbiter's password unless `sign_password` is
+    given (empty: not typed)."""
     token = _token(_arbiter_page(client, site))
+    signing = {"sign_password": PASSWORD, **fields}
+    if not signing["sign_password"]:
+        del signing["sign_password"]
     response = client.post(f"/matches/{site.match}/rulings",
-                           data={"csrf_token": token, **fields})
+                           data={"csrf_token": token, **signing})
     return response.status_code, response.location
 
 
@@ -166,6 +174,38 @@ def test_una_decisione_diventa_un_evento(site: Site) -> None:
     assert (f"recorded {recorded[0]}–{recorded[1]}, after rulings "
             f"{recorded[0] + 3}–{recorded[1] - 1}") in page
     assert "carta scoperta per errore" in page
+
+
+def test_la_decisione_e_firmata_e_verify_la_controlla(site: Site) -> None:
+    """With the password the ruling carries the arbiter's signature, which verify accepts."""
+    client = _client(site)
+    _login(client)
+    code, _location = _rule(client, site, reason="carta vista", kind="adjust-score",
+                            side1="1", side2="0")
+    assert code == 303
+    ruling = [e for e in _events(site) if isinstance(e, RulingRecorded)][-1]
+    assert ruling.signature is not None and len(ruling.signature.value) == 128
+    code, out, err = run("verify", "--match", site.match, "--database", site.url)
+    assert code == 0 and "[signature]" not in out, out + err
+
+
+@pytest.mark.parametrize("typed", ["", "una-password-sbagliata"])
+def test_senza_la_password_giusta_niente_firma_e_niente_scritto(site: Site, typed: str) -> None:
+    client = _client(site)
+    _login(client)
+    before = len(_events(site))
+    code, location = _rule(client, site, reason="firma mancante", kind="adjust-score",
+                           side1="1", sign_password=typed)
+    assert code == 303 and location is not None and location.endswith("#ruling")
+    page = html.unescape(client.get(location).get_data(as_text=True))
+    expected = ("a ruling is recorded only signed: type your password" if not typed
+                else "wrong password: the signing key of arbiter Rossi stays locked")
+    assert expected in page
+    assert "firma mancante" in page   # the form comes back as it was sent...
+    assert not typed or typed not in page   # ...but for the password, never shown again
+    assert len(_events(site)) == before
+    with client.session_transaction() as session:
+        assert typed == "" or typed not in json.dumps(dict(session))
 
 
 def test_annullare_una_smazzata(site: Site) -> None:
