@@ -1,30 +1,50 @@
-"""The fairness battery over a million deals: seconds and peak memory (issue 13).
+"""The fairness report over a million deals: seconds and peak memory, against scipy's
+chi-square on the same deals (issue 13; docs/benchmarks.md "Fairness battery").
 
-Run: .venv/bin/python -m bench.bench_fairness [--deals 1000000] [--source numpy|project]
+Run: .venv/bin/python -m bench.bench_fairness [--deals 1000000] [--runs 3]
+         [--source numpy|project]
 
-The deals are 2-seat Cirulla DealRecords (projections/fairness/deals.py) in matches of 20
-smazzate, each with its seed, dealt a minute apart, a random winner on every deal; the decks
-come from numpy's Fisher-Yates (`--source project`: from domain.shuffle, about 16 µs a deal,
-not counted in the battery's time). Timed: the DealRecords into columns, then every test of the
-battery with the calibration's event observed on the columns, and once more with an event that
-observes one record at a time. Memory: the process's peak resident size before the records are
-made, after, and after the battery (ru_maxrss).
+The deals are 2-seat Cirulla DealRecords (projections/fairness/deals.py) of the standard
+ruleset (redeal=due-assi), in matches of 20 smazzate, each with its seed, dealt a minute apart,
+a random winner on every deal: what the store's selection (selection.py) hands the report. The
+decks come from numpy's Fisher-Yates (`--source project`: from domain.shuffle, about 16 µs a
+deal, not timed). Before timing, the exact catalogue is enumerated once (it is cached for the
+life of the process; its time is printed apart).
+
+Timed, the runs alternating:
+- report: `fairness_report` over the records: the columns, every test of the battery (card by
+  slot, the slot and adjacent scans, card by seat and by role, the 14 catalogue events of the
+  ruleset, win rates, runs, repeated seeds and decks, Benjamini-Hochberg) and the figures; what
+  `verbale fairness` does once the deals are read;
+- baseline: the textbook single test on the same records: the card-by-slot table counted with
+  numpy (`np.bincount`) from the records' decks, then `scipy.stats.chi2_contingency`.
+Peak memory: one more run of each case under tracemalloc (not timed: tracing slows it), its
+peak of Python and numpy allocations; and the process's peak resident size (ru_maxrss).
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
+from scipy import stats  # type: ignore[import-untyped]
 
 from bench.machine import machine
 from projections.fairness import calibration as cal
-from projections.fairness.battery import SuspectedEvent, run_battery, run_on_columns
-from projections.fairness.columns import columns_of
-from projections.fairness.deals import DealRecord
+from projections.fairness.deals import DECK_SIZE, DealRecord
+from projections.fairness.exact import catalogue
+from projections.fairness.report import fairness_report
+from projections.fairness.selection import Criteria, Selection
+
+RULESET = (("redeal", "due-assi"),)
 
 
 def peak_mb() -> float:
@@ -36,47 +56,77 @@ def make_records(decks: np.ndarray) -> list[DealRecord]:
     matches = [f"match-{m:07d}" for m in range(len(decks) // cal.TABLE_DEALS + 1)]
     minute = timedelta(minutes=1)
     winners = np.random.default_rng(2).integers(0, 2, size=len(decks)).tolist()
-    return [DealRecord(match=matches[k // cal.TABLE_DEALS], smazzata=k % cal.TABLE_DEALS,
-                       attempt=0, layout=cal.CIRULLA_2, dealer=k % 2, deck=deck.tobytes(),
-                       seed=f"{k:032x}", provenance="simulated", dealt_at=start + k * minute,
-                       winner=winners[k])
+    template = DealRecord(match="", smazzata=0, attempt=0, layout=cal.CIRULLA_2, dealer=0,
+                          deck=bytes(range(DECK_SIZE)), provenance="simulated",
+                          ruleset=RULESET)
+    return [replace(template, match=matches[k // cal.TABLE_DEALS],
+                    smazzata=k % cal.TABLE_DEALS, dealer=k % 2, deck=deck.tobytes(),
+                    seed=f"{k:032x}", dealt_at=start + k * minute, winner=winners[k])
             for k, deck in enumerate(decks)]
+
+
+def report_case(records: list[DealRecord]) -> Any:
+    return fairness_report(Selection(tuple(records), len(records) // cal.TABLE_DEALS, 0),
+                           Criteria())
+
+
+def baseline_case(records: list[DealRecord]) -> Any:
+    decks = np.frombuffer(b"".join(r.deck for r in records), dtype=np.uint8)
+    cells = decks.astype(np.int64) * DECK_SIZE + np.tile(np.arange(DECK_SIZE), len(records))
+    table = np.bincount(cells, minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
+    return stats.chi2_contingency(table)
+
+
+def traced_peak(case: Callable[[list[DealRecord]], Any], records: list[DealRecord]) -> float:
+    tracemalloc.start()
+    case(records)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--source", choices=("numpy", "project"), default="numpy")
     args = parser.parse_args()
     print(machine())
-    before = peak_mb()
+    started = time.perf_counter()
+    catalogue()
+    print(f"exact catalogue enumerated once: {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
     if args.source == "project":
         decks, _ = cal.fair_decks("bench", args.deals)
     else:
         decks = cal.fisher_yates(np.random.default_rng(1), args.deals)
-    made = time.perf_counter()
     records = make_records(decks)
     del decks
-    built = time.perf_counter()
-    print(f"{args.deals:,} deals ({args.source}): shuffled in {made - started:.1f} s, "
-          f"DealRecords in {built - made:.1f} s; peak {before:.0f} MB before, "
-          f"{peak_mb():.0f} MB with the records")
-    t0 = time.perf_counter()
-    columns = columns_of(records)
-    t1 = time.perf_counter()
-    report = run_on_columns(columns, [cal.OPPONENT_FIFTEEN], records)
-    t2 = time.perf_counter()
-    print(f"  columns {t1 - t0:.1f} s, battery {t2 - t1:.1f} s, total {t2 - t0:.1f} s; "
-          f"peak {peak_mb():.0f} MB; flagged: {[o.name for o in report.flagged] or '-'}")
-    top_ace = SuspectedEvent("top-ace", 0.1, lambda r: r.deck[0] % 10 == 0)
-    t3 = time.perf_counter()
-    again = run_battery(records, [cal.OPPONENT_FIFTEEN, top_ace])
-    t4 = time.perf_counter()
-    print(f"  run_battery(records) with one per-record event: {t4 - t3:.1f} s; "
-          f"peak {peak_mb():.0f} MB; {len(again.outcomes)} tests")
-    for outcome in report.outcomes:
-        print(f"    {outcome.name:34s} n={outcome.n:>9,} p={outcome.p_value:.3g}")
+    print(f"{args.deals:,} deals ({args.source}) as DealRecords in "
+          f"{time.perf_counter() - started:.1f} s; peak resident {peak_mb():.0f} MB")
+    times: dict[str, list[float]] = {"report": [], "baseline": []}
+    cases = {"report": report_case, "baseline": baseline_case}
+    flagged: list[str] = []
+    for run in range(args.runs):
+        for name in (("report", "baseline") if run % 2 == 0 else ("baseline", "report")):
+            t0 = time.perf_counter()
+            result = cases[name](records)
+            times[name].append(time.perf_counter() - t0)
+            if name == "report":
+                flagged = [o.name for o in result.verified.flagged]
+                tests = sum(o.n > 0 for o in result.verified.outcomes)
+        print(f"  run {run + 1}: report {times['report'][-1]:.2f} s, "
+              f"baseline {times['baseline'][-1]:.2f} s", flush=True)
+    ratios = [r / b for r, b in zip(times["report"], times["baseline"], strict=True)]
+    print(f"report: {tests} tests, flagged: {flagged or '-'}")
+    for name in ("report", "baseline"):
+        print(f"{name:9s} median {statistics.median(times[name]):.2f} s "
+              f"(runs {min(times[name]):.2f}-{max(times[name]):.2f}), "
+              f"{args.deals / statistics.median(times[name]):,.0f} deals/s; "
+              f"traced peak {traced_peak(cases[name], records):,.0f} MB")
+    print(f"report / baseline: median of the runs' ratios {statistics.median(ratios):.2f}x "
+          f"(runs {min(ratios):.2f}-{max(ratios):.2f})")
+    print(f"process peak resident (ru_maxrss): {peak_mb():,.0f} MB")
 
 
 if __name__ == "__main__":

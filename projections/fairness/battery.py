@@ -51,6 +51,8 @@ class SuspectedEvent:
     observe_columns: Callable[[DealColumns], NDArray[np.int8]] | None = None
     title: Said | None = None
     """The event in words (default: its name)."""
+    observe_records: Callable[[Sequence[DealRecord]], NDArray[np.int8]] | None = None
+    """`observe` for many records at once (1, 0, or -1 for None, one per record)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +241,9 @@ def _event_test(event: SuspectedEvent, columns: DealColumns,
                 records: Sequence[DealRecord] | None) -> Outcome:
     if event.observe_columns is not None:
         seen = event.observe_columns(columns)
+        hits, n = int((seen == 1).sum()), int((seen >= 0).sum())
+    elif records is not None and event.observe_records is not None:
+        seen = event.observe_records(records)
         hits, n = int((seen == 1).sum()), int((seen >= 0).sum())
     elif records is not None:
         marks = [event.observe(r) for r in records]

@@ -192,7 +192,7 @@ class DealRecord:
     @property
     def complete(self) -> bool:
         """Every card known and each once: a permutation of the deck."""
-        return sorted(self.deck) == list(range(DECK_SIZE))
+        return len(set(self.deck)) == DECK_SIZE and max(self.deck) < DECK_SIZE
 
     def cards(self) -> tuple[Card, ...]:
         return tuple(card_at(i) for i in self.deck)
