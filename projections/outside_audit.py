@@ -18,7 +18,12 @@ without verbale's code can check a match. It checks
 - `scores`: each `SmazzataEnded` has its game's breakdown and `scores` follow from it; each
   `ScoreClaimed` names an ended smazzata and some of its categories (a claimed score that
   differs from the breakdown is a note: the paper disagrees, the record is not wrong for it).
-  The other types (`TagsTranscribed`, `RulingRecorded`, ...) take part in the chain only.
+- `rulings`: each `RulingRecorded` is signed (docs/events.md: class_version 2, a `signature`
+  with a key id of 64 and a signature of 128 hex digits); a ruling nobody signed fails, but for
+  one a transcribed match's importer read from the paper (a note). Whether the signature is
+  the arbiter's needs the arbiters' registered keys (their keys streams): `verbale verify`
+  checks that, this auditor does not.
+  The other types (`TagsTranscribed`, ...) take part in the chain only.
 
 It does not replay the plays: that needs a rules engine (`verbale verify`).
 
@@ -55,7 +60,8 @@ def N_(template: str) -> str:
 
 
 OK, FAILED, SKIPPED = N_("OK"), N_("FAILED"), N_("SKIPPED")
-CHECKS = (N_("chain"), N_("seeds"), N_("match seed"), N_("deals"), N_("draws"), N_("scores"))
+CHECKS = (N_("chain"), N_("seeds"), N_("match seed"), N_("deals"), N_("draws"), N_("scores"),
+          N_("rulings"))
 GAMES = ("cirulla", "briscola")
 SHOWN = 20
 """Problems printed per check; the JSON report lists every one."""
@@ -409,9 +415,10 @@ def audit(lines: Sequence[Line], source: str = "export") -> Report:
                    game=match.game)
         rest = [Check(name, FAILED, _say(N_("not a game these documents describe")), (why,))
                 for name in ("deals", "draws", "scores")]
-        return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), *rest))
+        return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), *rest,
+                                           check_rulings(lines)))
     return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), match.deals(),
-                                       match.draws(), match.scores()))
+                                       match.draws(), match.scores(), check_rulings(lines)))
 
 
 def check_chain(lines: Sequence[Line]) -> Check:
@@ -822,3 +829,48 @@ class _Match:
                                    who=line.data["claimed_by"])
             except _MALFORMED as error:
                 found.malformed(line, error)
+
+
+# ---- rulings ----------------------------------------------------------------------------------
+
+def _hex(text: Any, digits: int) -> bool:
+    return isinstance(text, str) and len(text) == digits and all(
+        c in "0123456789abcdef" for c in text)
+
+
+def check_rulings(lines: Sequence[Line]) -> Check:
+    """Each `RulingRecorded` carries its arbiter's signature (docs/events.md, RulingRecorded):
+    a key id and an Ed25519 signature of the right shape. Unsigned: a failure, but for a
+    ruling of a transcribed match written by its importer (the paper is signed: a note)."""
+    found = _Findings()
+    created = lines[0].data if lines else {}
+    provenance = created.get("provenance") if isinstance(created, dict) else None
+    transcribed = isinstance(provenance, dict) and provenance.get("kind") == "transcribed"
+    count = signed = 0
+    for line in lines:
+        if line.type != "RulingRecorded":
+            continue
+        count += 1
+        try:
+            signature = line.data.get("signature")
+            by = line.record.get("recorded_by")
+            if signature is None and transcribed and isinstance(by, dict) \
+                    and by.get("kind") == "importer":
+                found.note(N_("line {line}: a transcribed ruling of arbiter {arbiter}: signed "
+                              "on the paper it was read from, not in the record"),
+                           line=line.number, arbiter=line.data["arbiter"])
+            elif signature is None:
+                found.problem(N_("line {line}: nobody signed this ruling of arbiter {arbiter}"),
+                              line=line.number, arbiter=line.data["arbiter"])
+            elif not (_hex(signature["key"], 64) and _hex(signature["value"], 128)):
+                found.problem(N_("line {line}: the signature is not a key id of 64 and a "
+                                 "signature of 128 lowercase hex digits"), line=line.number)
+            else:
+                signed += 1
+        except _MALFORMED as error:
+            found.malformed(line, error)
+    if count == 0:
+        return found.check("rulings", _say(N_("no RulingRecorded in the export")), skipped=True)
+    return found.check("rulings", _say(N_("{signed} of {count} rulings signed (whose key signed "
+                                          "them: verbale verify, with the arbiters' keys)"),
+                                       signed=signed, count=count))

@@ -249,3 +249,42 @@ def test_a_keys_stream_of_the_wrong_arbiter_fails(store: MatchStore) -> None:
     (verdict,) = verify_store(store)
     assert verdict.category == "keys" and not verdict.ok
     assert "outside their keys stream" in verdict.problems[0].message
+
+
+def test_the_outside_auditor_fails_a_ruling_nobody_signed(store: MatchStore) -> None:
+    """The export of a match with a signed ruling, then with the forged one: the auditor of
+    docs/events.md (stdlib only) counts the first signed and fails the second."""
+    from projections.outside_audit import audit_lines
+    from projections.store.export import export_jsonl
+
+    match = _ended_with_a_signed_ruling(store)
+    report = audit_lines(list(export_jsonl(store, match)))
+    assert report.check("rulings").status == "OK" and report.ok
+    state = cast(MatchState, store.load(match).state)
+    assert state.last_at is not None
+    forged = store.execute(match, RecordRuling("arbitro", "rettifica", "adjust-score",
+                                               adjustment=(0, 50)),
+                           state.last_at + timedelta(minutes=5), by_arbiter("arbitro"))
+    report = audit_lines(list(export_jsonl(store, match)))
+    rulings = report.check("rulings")
+    assert rulings.status == "FAILED" and not report.ok
+    assert rulings.problems == (f"line {forged.version - 1}: nobody signed this ruling of "
+                                "arbiter arbitro",)
+
+
+@pytest.mark.parametrize(("transcribed", "by", "failure"), [
+    (True, "importer", False),    # read from the paper the arbiter signed: a note
+    (True, "arbiter", True),      # added to a transcribed match afterwards: unsigned, a failure
+    (False, "importer", True),    # a live or simulated match has no paper to lean on
+    (False, None, True),          # a record from before the envelope
+])
+def test_an_unsigned_transcribed_ruling_is_a_note_only_as_the_importer_wrote_it(
+        transcribed: bool, by: str | None, failure: bool) -> None:
+    from projections.store.signatures import KeyringCache, RulingRow, ruling_problems
+
+    unsigned = _as_event(RecordRuling("Rossi", "x", "adjust-score"))
+    keyrings = KeyringCache(cast(MatchStore, None))
+    keyrings._found["Rossi"] = _keyring(ALICE)
+    found = ruling_problems([RulingRow(9, HEAD, by, unsigned, NOW)], MATCH, keyrings,
+                            transcribed)
+    assert [(version, is_failure) for version, _, is_failure in found] == [(9, failure)]
