@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import click
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.record.audit import Severity
 from projections.audit_log.checkpoint import (
@@ -24,6 +26,7 @@ from projections.audit_log.checkpoint import (
     load_private,
     load_public,
     read_checkpoint,
+    verify,
 )
 from projections.audit_log.proofs import (
     Made,
@@ -141,11 +144,10 @@ def _after_round(store: MatchStore, key_path: Path, directory: Path,
                  tournament_text: str | None, round_number: int | None, as_json: bool) -> None:
     """A checkpoint for each round over and not yet checkpointed in `directory` (all get the
     same one, made now); the rounds in play are listed, not checkpointed."""
-    only = None
+    rounds = rounds_of(store)
     if tournament_text is not None:
-        check_match_text(tournament_text)
-        only = resolve_match(store, tournament_text)
-    rounds = rounds_of(store, only)
+        only = _tournament(rounds, tournament_text)
+        rounds = [r for r in rounds if r.tournament == only]
     if round_number is not None:
         rounds = [r for r in rounds if r.number == round_number]
         _one_round_due(rounds, tournament_text or "", round_number, directory)
@@ -157,6 +159,22 @@ def _after_round(store: MatchStore, key_path: Path, directory: Path,
         target = round_file(directory, found, len(round_files(directory, found)) + 1)
         written[found] = (target, write_checkpoint(made, _made_room(target)))
     _report_rounds(rounds, written, made, directory, as_json)
+
+
+def _tournament(rounds: list[Round], text: str) -> UUID:
+    """The tournament `--tournament` names among those with rounds: its id, the start of its
+    id, or its name; a usage problem if none or several."""
+    names = {r.tournament: r.name for r in rounds}
+    digits = text.strip().replace("-", "").lower()
+    found = [t for t, name in names.items() if name == text.strip()] or (
+        [t for t in names if t.hex.startswith(digits)] if len(digits) >= 4 else [])
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise UsageProblem(_("--tournament {text}: no tournament with a match in a round has "
+                             "this id or name").format(text=text))
+    raise UsageProblem(_("--tournament {text}: several tournaments: {candidates}; give more "
+                         "of the id").format(text=text, candidates=", ".join(map(str, found))))
 
 
 def _one_round_due(rounds: list[Round], tournament: str, number: int, directory: Path) -> None:
@@ -199,10 +217,11 @@ def _report_rounds(rounds: list[Round], written: dict[Round, tuple[Path, Path]],
         return
     words = {"written": _("checkpoint written"), "checkpointed": _("checkpointed before"),
              "in-play": _("in play: no checkpoint yet")}
-    show(Grid([_("tournament"), _("round"), _("matches"), _("in play"), _("checkpoint")],
-              [[r.name, str(r.number), str(len(r.matches)), str(len(r.in_play)),
-                f"{words[state(r)]}: {file(r)}" if r.over else words[state(r)]]
-               for r in rounds], numeric=(1, 2, 3)))
+    if rounds:
+        show(Grid([_("tournament"), _("round"), _("matches"), _("in play"), _("checkpoint")],
+                  [[r.name, str(r.number), str(len(r.matches)), str(len(r.in_play)),
+                    f"{words[state(r)]}: {file(r)}" if r.over else words[state(r)]]
+                   for r in rounds], numeric=(1, 2, 3)))
     if made is not None:
         click.echo(_said(made))
     elif not rounds:
@@ -230,7 +249,7 @@ def prove_command(match_text: str | None, checkpoint_path: Path | None,
     checkpoint's events are the first of a newer one's (--consistency OLD NEW). The store is
     only read; no proof is made when it no longer holds what the checkpoint signed."""
     if (match_text is None) == (consistency is None) or \
-            (match_text is not None and checkpoint_path is None):
+            (match_text is None) != (checkpoint_path is None):
         raise UsageProblem(_("give --match ID --checkpoint FILE, or --consistency OLD NEW"))
     if match_text is not None:
         check_match_text(match_text)
@@ -276,22 +295,23 @@ def _write_proof(proof: dict[str, Any], said: str, output: Path | None) -> None:
 
 @dataclass(frozen=True)
 class Anchor:
-    """What `verify --against` compares the store with: a checkpoint, read and not yet
-    checked, the public key, and the heads beside the checkpoint (None: none there)."""
+    """What `verify --against` compares the store with: a checkpoint whose signature holds,
+    its public key, and the heads beside the checkpoint (None: none there)."""
 
     path: Path
     signed: Signed
-    public_key: Path
+    public: Ed25519PublicKey
     heads: str | None
 
     def compare(self, store: MatchStore) -> Against:
-        return verify_against(store, self.signed, load_public(self.public_key), self.heads)
+        return verify_against(store, self.signed, self.public, self.heads)
 
 
 def anchor_of(against: Path | None, public_key: Path | None,
               match_text: str | None) -> Anchor | None:
     """`--against CHECKPOINT --public-key PUB`, read before the store is opened (None when not
-    asked); a usage problem when the options do not go together."""
+    asked); a usage problem when the options do not go together, a failed check (exit 1)
+    when the checkpoint is not signed by that key."""
     if against is None:
         if public_key is not None:
             raise UsageProblem(_("--public-key is the key of --against CHECKPOINT"))
@@ -302,8 +322,9 @@ def anchor_of(against: Path | None, public_key: Path | None,
     if match_text is not None:
         raise UsageProblem(_("--against compares the whole store with the checkpoint: it "
                              "cannot be used with --match"))
-    load_public(public_key)
-    return Anchor(against, read_checkpoint(against), public_key, read_heads(against))
+    public, signed = load_public(public_key), read_checkpoint(against)
+    verify(signed, public)
+    return Anchor(against, signed, public, read_heads(against))
 
 
 def against_lines(anchor: Anchor, found: Against) -> list[str]:
@@ -311,7 +332,7 @@ def against_lines(anchor: Anchor, found: Against) -> list[str]:
     done = found.checkpoint
     lines = [_("against the checkpoint {file}: {size} events at {time}, signature good (key "
                "{key})").format(file=anchor.path, size=done.size, time=done.time,
-                                key=key_id(load_public(anchor.public_key)).hex())]
+                                key=key_id(anchor.public).hex())]
     if anchor.heads is None:
         lines.append("    " + _("no heads beside the checkpoint ({file}): a change is caught, "
                                 "not the stream it touched").format(

@@ -231,6 +231,8 @@ def test_a_consistency_proof_between_two_checkpoints(anchored: Anchored,
     ((), "give --match ID --checkpoint FILE, or --consistency OLD NEW"),
     (("--match", "abcd"), "give --match ID --checkpoint FILE, or --consistency OLD NEW"),
     (("--match", "xyz!", "--checkpoint", "cp.txt"), "is not a match id"),
+    (("--consistency", "a.txt", "b.txt", "--checkpoint", "c.txt"),
+     "give --match ID --checkpoint FILE, or --consistency OLD NEW"),
 ])
 def test_prove_usage_problems_are_one_line_and_exit_2(args: tuple[str, ...], said: str) -> None:
     code, out, err = run("prove", *args)
@@ -320,7 +322,13 @@ def test_against_refuses_another_key_and_wants_its_public_key(anchored: Anchored
     assert run("keygen", str(tmp_path / "other.key"))[0] == 0
     code, out, err = run("verify", "--against", str(anchored.checkpoint), "--public-key",
                          str(tmp_path / "other.key.pub"), "--database", anchored.backend.url)
-    assert code == 1 and "the checkpoint was signed by key" in err and err.count("\n") == 1
+    assert (code, out) == (1, "")     # refused before anything is verified
+    assert "the checkpoint was signed by key" in err and err.count("\n") == 1
+    forged = tmp_path / "forged.txt"
+    forged.write_text(anchored.checkpoint.read_text().replace("\n20", "\n19", 1))
+    code, out, err = run("verify", "--against", str(forged), "--public-key", anchored.public,
+                         "--database", anchored.backend.url)
+    assert (code, out) == (1, "") and "signature does not match its text" in err
     code, out, err = run("verify", "--against", str(anchored.checkpoint),
                          "--database", anchored.backend.url)
     assert code == 2 and "--against needs --public-key" in err
@@ -392,6 +400,8 @@ def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
         third()
     finally:
         store.close()
+    code, out, err = run(*args, "--tournament", "Torneo dimostrativo di briscola")
+    assert code == 2 and "no tournament with a match in a round" in err   # it has none
     code, out, err = run(*args, "--tournament", str(t)[:8], "--json")
     assert code == 0, err
     assert _states(out) == [(1, 4, "checkpointed", f"{t}-round-1.txt"),
@@ -399,7 +409,7 @@ def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
                             (3, 1, "written", f"{t}-round-3.txt")]
     heads = (where / f"{t}-round-2-2.txt.heads").read_text(encoding="utf-8")
     assert UUID(int=202).hex in heads
-    code, out, err = run(*args, "--tournament", str(t), "--round", "3")
+    code, out, err = run(*args, "--tournament", "Torneo dimostrativo di cirulla", "--round", "3")
     assert code == 1 and "round 3 of Torneo dimostrativo di cirulla has its checkpoint " \
                          "already" in err
     assert len(list(where.iterdir())) == 8
