@@ -71,7 +71,7 @@ class Outcome:
     detail: Said
     adjusted: float = float("nan")
     flagged: bool = False
-    verdict: Said = field(default_factory=lambda: say(""))
+    verdict: Said = field(default_factory=lambda: say("not decided yet"))
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "title": str(self.title), "method": str(self.method),
@@ -181,7 +181,7 @@ def _slot_tests(columns: DealColumns) -> list[Outcome]:
                     columns.n, omnibus.statistic, omnibus.df, omnibus.p_value,
                     say("The cell farthest from fair: {card} at slot {slot}, {z} standard "
                         "deviations.", card=DECK[card].code, slot=slot + 1,
-                        z=f"{omnibus.worst_z:+.1f}")),
+                        z=format(omnibus.worst_z, "+.1f"))),
         Outcome("slot-scan", say("card at each deal slot"),
                     say("chi-square per slot, 39 degrees of freedom, smallest p-value × 40 "
                         "(Bonferroni)"),
@@ -231,7 +231,7 @@ def _receiver_tests(columns: DealColumns) -> list[Outcome]:
                 say("The cell farthest from fair: {card} to {receiver}, {z} standard "
                     "deviations.", card=DECK[card].code,
                     receiver=receiver_name(int(used[where]), by_role, layout.seats),
-                    z=f"{test.worst_z:+.1f}")))
+                    z=format(test.worst_z, "+.1f"))))
     return out
 
 
@@ -256,11 +256,12 @@ def _event_test(event: SuspectedEvent, columns: DealColumns,
         f"event/{event.name}",
         event.title if event.title is not None else say("event: {name}", name=event.name),
         say("exact binomial test against the exact probability {expected}",
-            expected=f"{float(event.expected):.6g}"),
+            expected=format(float(event.expected), ".6g")),
         n, float(hits), None, test.p_value,
         say("Seen {hits} times in {n} deals ({observed}), expected {expected} "
-            "({count}).", hits=hits, n=n, observed=f"{test.observed:.4%}",
-            expected=f"{float(event.expected):.4%}", count=f"{n * float(event.expected):.1f}"))
+            "({count}).", hits=hits, n=n, observed=format(test.observed, ".4%"),
+            expected=format(float(event.expected), ".4%"),
+            count=format(n * float(event.expected), ".1f")))
 
 
 def _win_tests(columns: DealColumns, dealer_share: float) -> list[Outcome]:
@@ -271,16 +272,16 @@ def _win_tests(columns: DealColumns, dealer_share: float) -> list[Outcome]:
     return [
         Outcome("dealer-wins", say("the dealer's side's smazzate"),
                     say("exact binomial test against a share of {share}",
-                        share=f"{dealer_share:.3g}"),
+                        share=format(dealer_share, ".3g")),
                     n, float(dealer.hits), None, dealer.p_value,
                     say("The dealer's side won {won} of {n} smazzate ({rate}).",
-                        won=dealer.hits, n=n, rate=f"{dealer.observed:.2%}")),
+                        won=dealer.hits, n=n, rate=format(dealer.observed, ".2%"))),
         Outcome("side-wins", say("side 0's smazzate"),
                     say("exact binomial test against equal shares"),
                     n, float(side.hits), None, side.p_value,
                     say("Side 0 won {won} of {n} smazzate ({rate}); skill, not only the "
                         "shuffle, moves this one.", won=side.hits, n=n,
-                        rate=f"{side.observed:.2%}")),
+                        rate=format(side.observed, ".2%"))),
     ]
 
 
@@ -294,7 +295,7 @@ def _runs(columns: DealColumns) -> Outcome:
             tables=runs.sequences),
         runs.n, runs.z, None, runs.p_value,
         say("{runs} runs where {expected} were expected (z = {z}).", runs=runs.runs,
-            expected=f"{runs.expected:.1f}", z=f"{runs.z:+.2f}"))
+            expected=format(runs.expected, ".1f"), z=format(runs.z, "+.2f")))
 
 
 def _repetitions(columns: DealColumns) -> list[Outcome]:

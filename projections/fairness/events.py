@@ -177,12 +177,16 @@ def _describe_table(kind: EventKind) -> Said:
 
 
 def _describe_hand(kind: EventKind, role: Role) -> Said:
-    seat = say("the dealer") if role is Role.MAZZIERE else say("the giocatore di mano")
+    # One whole sentence per event and role (docs/i18n.md: no glued fragments).
+    dealer = role is Role.MAZZIERE
     if kind is EventKind.CIRULLA:
-        return say("a cirulla in the first hand of {seat}", seat=seat)
+        return (say("a cirulla in the dealer's first hand") if dealer
+                else say("a cirulla in the first hand of the giocatore di mano"))
     if kind is EventKind.DECINO:
-        return say("a decino in the first hand of {seat}", seat=seat)
-    return say("a cirulla or a decino in the first hand of {seat}", seat=seat)
+        return (say("a decino in the dealer's first hand") if dealer
+                else say("a decino in the first hand of the giocatore di mano"))
+    return (say("a cirulla or a decino in the dealer's first hand") if dealer
+            else say("a cirulla or a decino in the first hand of the giocatore di mano"))
 
 
 # ---- what the rules say of one table or one hand ------------------------------------------------

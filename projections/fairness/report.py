@@ -54,11 +54,12 @@ class FairnessReport:
             return say("{count} of {tests} tests flag the {deals} deals at the {alpha} level "
                        "(after Benjamini-Hochberg): {names}. Read each flagged test's verdict "
                        "before drawing a conclusion.", count=len(report.flagged),
-                       tests=_ran(report), deals=report.deals, alpha=f"{report.alpha:g}",
+                       tests=_ran(report), deals=report.deals,
+                       alpha=format(report.alpha, "g"),
                        names=", ".join(o.name for o in report.flagged))
         return say("No test flags the {deals} deals at the {alpha} level (after "
                    "Benjamini-Hochberg over {tests} tests): the shuffle looks fair.",
-                   deals=report.deals, alpha=f"{report.alpha:g}", tests=_ran(report))
+                   deals=report.deals, alpha=format(report.alpha, "g"), tests=_ran(report))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of docs/fairness.md ("The JSON report"): strict JSON, a number that
