@@ -21,6 +21,7 @@ from uuid import UUID
 from domain import events as play
 from domain.record import events as record
 from domain.record.envelope import RecordedBy
+from domain.tarocchi import events as tarocchi
 from projections.store.codec import JSON, CodecError, decode, encode, wrong_type
 
 
@@ -323,12 +324,47 @@ class ArbiterKeyRevoked(StoredFact):
     domain_type = record.ArbiterKeyRevoked
 
 
+# A Sicilian Tarocchi tournament (source 003, docs/tarocchi.md): one stream, these events.
+
+class TarocchiTournamentCreated(StoredFact):
+    domain_type = tarocchi.TarocchiTournamentCreated
+
+
+class SeatingDrawn(StoredFact):
+    domain_type = tarocchi.SeatingDrawn
+
+
+class TurnSeated(StoredFact):
+    domain_type = tarocchi.TurnSeated
+
+
+class PlayerLineWritten(StoredFact):
+    domain_type = tarocchi.PlayerLineWritten
+
+
+class TableLineWritten(StoredFact):
+    domain_type = tarocchi.TableLineWritten
+
+
+class PenaltyImposed(StoredFact):
+    domain_type = tarocchi.PenaltyImposed
+
+
+class SorteggioRevealed(StoredFact):
+    domain_type = tarocchi.SorteggioRevealed
+
+
+TAROCCHI_FACTS: tuple[type[StoredFact], ...] = (
+    TarocchiTournamentCreated, SeatingDrawn, TurnSeated, PlayerLineWritten, TableLineWritten,
+    PenaltyImposed, SorteggioRevealed)
+
+
 FACT_CLASSES: tuple[type[StoredFact], ...] = (
     MatchCreated, SeedCommitted, SmazzataDealt, DealAnnulled, AccusoDeclared, CardPlayed,
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
     RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
     MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed,
-    ArbiterKeyRegistered, ArbiterKeyRevoked)
+    ArbiterKeyRegistered, ArbiterKeyRevoked, *TAROCCHI_FACTS)
 FACT_OF: dict[type[Any], type[StoredFact]] = {c.domain_type: c for c in FACT_CLASSES}
 FACT_NAMED: dict[str, type[StoredFact]] = {c.__name__: c for c in FACT_CLASSES}
 TOPIC_OF: dict[str, str] = {c.__name__: f"{c.__module__}:{c.__qualname__}" for c in FACT_CLASSES}

@@ -41,6 +41,7 @@ from domain.record.tournament import (
     decide_schedule,
     evolve_tournament,
 )
+from domain.tarocchi.events import TarocchiTournamentCreated
 from domain.text import said_of, say
 from projections.store.app import MatchStore
 from projections.store.canonical import GENESIS, canonical_json, event_hash, previous_hash_of
@@ -48,6 +49,7 @@ from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
+from projections.store.verify_tarocchi import audit_tarocchi
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
@@ -322,7 +324,8 @@ def _kind_of(row: StoredEvent) -> str:
 
 def _category(row: StoredEvent) -> str:
     return {"MatchCreated": "match", "TournamentCreated": "tournament",
-            "ArbiterKeyRegistered": "keys"}.get(_kind_of(row), "?")
+            "ArbiterKeyRegistered": "keys",
+            "TarocchiTournamentCreated": "tarocchi"}.get(_kind_of(row), "?")
 
 
 def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime]]) -> Verdict:
@@ -333,6 +336,10 @@ def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime
                           if isinstance(e, MatchScheduled))
         return Verdict(stream, say("tournament {name}", name=first.name), len(decoded), problems,
                        category="tournament", scheduled=None if problems else scheduled)
+    if isinstance(first, TarocchiTournamentCreated):
+        _, found = audit_tarocchi([e for e, _ in decoded])
+        return Verdict(stream, say("Tarocchi tournament {name}", name=first.name), len(decoded),
+                       tuple(Problem(*p) for p in found), category="tarocchi")
     if isinstance(first, ArbiterKeyRegistered):
         return Verdict(stream, say("keys of arbiter {name}", name=first.arbiter), len(decoded),
                        tuple(Problem(version, "keys", message)

@@ -55,12 +55,17 @@ from domain.record.events import (
     SeedCommitted,
     SeedContributed,
     SeedRevealed,
+    SessionSeedRevealed,
     TableVisibility,
     TagsTranscribed,
     TimeControl,
     TimeoutRecorded,
     TournamentCreated,
+    TournamentSeedsCommitted,
 )
+from domain.tarocchi import events as tarocchi
+from domain.tarocchi.entrants import Entrant
+from domain.tarocchi.seats import TableSeating
 from projections.store.app import CanonicalTranscoder, ChainMapper
 from projections.store.canonical import canonical_json
 from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFact
@@ -175,9 +180,43 @@ SAMPLES: dict[str, object] = {
                                                  public_key="9b" * 32),
     "ArbiterKeyRevoked": ArbiterKeyRevoked(arbiter="Rossi", key="5e" * 32,
                                            reason="arbiter removed"),
+    "TournamentSeedsCommitted": TournamentSeedsCommitted(
+        root="7a" * 32, sessions=3, reference="drand quicknet round 12345678",
+        mixing="verbale/session-v1"),
+    "SessionSeedRevealed": SessionSeedRevealed(session=2, secret="5e" * 16, commitment="c0" * 32,
+                                               path=("a1" * 32, "b2" * 32),
+                                               public_value="9f3c" * 16),
 }
+# A Tarocchi tournament's events (docs/tarocchi.md), new in today's layout.
+TAROCCHI: dict[str, object] = {
+    "TarocchiTournamentCreated": tarocchi.TarocchiTournamentCreated(
+        name="Torneo di Caltagirone",
+        entrants=(Entrant("Turi"), Entrant("Fratelli Russo", ("Nina", "Saro")), Entrant("Melo"),
+                  Entrant("Pina")),
+        recomposition="classifica", final="fasce", seating_commitment="c0" * 32,
+        sorteggio_commitment="c1" * 32),
+    "SeatingDrawn": tarocchi.SeatingDrawn(seed="5eed" * 8, trumps=(3, 1, 4, 2),
+                                          numbers=(2, 4, 1, 3)),
+    "TurnSeated": tarocchi.TurnSeated(turn=2, basis="classifica",
+                                      tables=(TableSeating("A", (1, 2, 3, 4)),),
+                                      order=(1, 2, 3, 4)),
+    "PlayerLineWritten": tarocchi.PlayerLineWritten(
+        player=2, turn=1, smazzata=3, plus=(("RIM", 1), ("PIC", 2)), minus=(("VAN", 1),),
+        diff=2, molt=1, penalty=0, parz=2, tot=5, role="chiamante", validator=3,
+        member="Nina", source="torneo.txt:12"),
+    "TableLineWritten": tarocchi.TableLineWritten(
+        turn=1, table="A", smazzata=2, dealer=1, caller=None, partner=None, solista=3,
+        solista_cards=15, totals=((1, 0), (2, 0), (3, 2), (4, -2)), compiler=1, validator=3,
+        source="torneo.txt:40"),
+    "PenaltyImposed": tarocchi.PenaltyImposed(
+        player=3, turn=1, smazzata=2, code="numero-carte", points=2, fate="conteggiata",
+        arbiter="Rossi", reason="14 carte"),
+    "SorteggioRevealed": tarocchi.SorteggioRevealed(seed="5eed" * 8),
+}
+SAMPLES.update(TAROCCHI)
 NEW_V4 = ("ScoreClaimed", "TagsTranscribed")   # types new in the fourth layout
-NEW_V5 = ("ArbiterKeyRegistered", "ArbiterKeyRevoked")   # types new in today's layout
+NEW_V5 = ("ArbiterKeyRegistered", "ArbiterKeyRevoked", "TournamentSeedsCommitted",
+          "SessionSeedRevealed", *TAROCCHI)   # types new in today's layout
 CHANGED_V5 = ("RulingRecorded",)
 CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
 CHANGED_V3 = ("MatchCreated",)
