@@ -16,7 +16,10 @@ from typing import Any
 from uuid import UUID
 
 import click
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
 
 from domain.record.audit import Severity
 from projections.audit_log.checkpoint import (
@@ -74,7 +77,8 @@ def keygen_command(path: Path) -> None:
               help="One checkpoint for each tournament round that is over and has none yet in "
                    "--dir, named TOURNAMENT-round-N.txt.")
 @click.option("--tournament", "tournament_text", default=None,
-              help="With --after-round: only this tournament (its id or the start of it).")
+              help="With --after-round: only this tournament (its id, the start of it, or its "
+                   "name).")
 @click.option("--round", "round_number", type=click.IntRange(1), default=None,
               help="With --after-round and --tournament: only this round; refused while a "
                    "match of it is in play.")
@@ -97,7 +101,7 @@ def checkpoint_command(key_path: Path, output: Path | None, directory: Path, aft
     store = open_store(database, read_only=True)
     try:
         if after_round:
-            _after_round(store, key_path, directory, tournament_text, round_number, as_json)
+            _after_round(store, key, directory, tournament_text, round_number, as_json)
             return
         made = checkpoint_store(store, key, datetime.now(UTC))
     finally:
@@ -113,7 +117,7 @@ def checkpoint_command(key_path: Path, output: Path | None, directory: Path, aft
 
 
 def _made_room(target: Path) -> Path:
-    """`target`, its folder created if missing (a file there is not the checkpoints' folder)."""
+    """`target`, its folder created if missing."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -140,7 +144,7 @@ def _made_json(made: Made, target: Path, heads: Path) -> dict[str, Any]:
             "root": done.root, "time": done.time}
 
 
-def _after_round(store: MatchStore, key_path: Path, directory: Path,
+def _after_round(store: MatchStore, key: Ed25519PrivateKey, directory: Path,
                  tournament_text: str | None, round_number: int | None, as_json: bool) -> None:
     """A checkpoint for each round over and not yet checkpointed in `directory` (all get the
     same one, made now); the rounds in play are listed, not checkpointed."""
@@ -152,7 +156,7 @@ def _after_round(store: MatchStore, key_path: Path, directory: Path,
         rounds = [r for r in rounds if r.number == round_number]
         _one_round_due(rounds, tournament_text or "", round_number, directory)
     due = [r for r in rounds if r.over and covering(directory, r) is None]
-    made = checkpoint_store(store, load_private(key_path), datetime.now(UTC)) if due else None
+    made = checkpoint_store(store, key, datetime.now(UTC)) if due else None
     written: dict[Round, tuple[Path, Path]] = {}
     for found in due:
         assert made is not None
