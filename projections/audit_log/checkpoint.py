@@ -162,7 +162,7 @@ def read_checkpoint(path: Path) -> Signed:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise CheckpointError(say("cannot read the checkpoint {path}: {error}", path=str(path),
-                                  error=str(error))) from None
+                                  error=getattr(error, "strerror", None) or str(error))) from None
     try:
         return parse(text)
     except CheckpointError as error:
