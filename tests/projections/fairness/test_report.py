@@ -123,3 +123,29 @@ def test_the_figures_are_the_numbers_of_their_tests() -> None:
         assert inside or outcome.p_value <= 0.011
     assert [w.test for w in figures.wins] == ["dealer-wins", "side-wins"]
     assert figures.runs[0].observed == battery.outcome("runs").statistic
+
+
+def test_a_dealer_who_redeals_tables_without_his_accuso_is_caught_by_the_catalogue() -> None:
+    # Seat 1, when dealing, shuffles again unseen in 40% of the deals whose four table cards do
+    # not add up to 15 or 30 at face value: his 15s and 30s come too often. The report over the
+    # store's path (catalogue events per C1 reading) must flag it and name the event.
+    rng = np.random.default_rng(35)
+    n = 20_000
+    decks = cal.fisher_yates(rng, n)
+    table = _table_positions()
+    for k in range(1, n, 2):
+        total = int((decks[k, table] % 10 + 1).sum())
+        if total not in (15, 30) and rng.random() < 0.4:
+            decks[k] = cal.fisher_yates(rng, 1)[0]
+    report = fairness_report(Selection(tuple(_records(decks)), n // 10, 0), Criteria())
+    flagged = {o.name for o in report.verified.flagged}
+    # Face value leaves the matta at 7: his rule is the "without the matta" events'.
+    assert flagged, "the cheat must be caught"
+    assert all(name.startswith(("event/cirulla.quindici", "event/cirulla.trenta"))
+               for name in flagged), flagged
+    assert "event/cirulla.quindici-senza-matta[redeal=due-assi]" in flagged
+    assert report.flagged and "event/cirulla." in report.headline()
+
+
+def _table_positions() -> list[int]:
+    return [p for p, (where, _, _) in enumerate(cal.CIRULLA_2.locations(1)) if where == "table"]
