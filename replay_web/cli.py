@@ -32,6 +32,7 @@ _LAZY: dict[str, dict[str, str]] = {
          "standings": "replay_web.cli_standings", "player": "replay_web.cli_standings",
          "serve": "replay_web.cli_serve", "import": "replay_web.cli_import",
          "fairness": "replay_web.cli_fairness",
+         "tournament": "replay_web.cli_tournament",
          "keygen": "replay_web.cli_auditlog", "checkpoint": "replay_web.cli_auditlog",
          "prove": "replay_web.cli_auditlog"},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",

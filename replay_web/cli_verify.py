@@ -109,8 +109,8 @@ def render_verdict(verdict: Verdict) -> list[str]:
     head = f"{verdict.stream}  {translate(verdict.kind):<14} {events:>11}  {status}"
     note = _standing(verdict)
     lines = [head + (f"  ({note})" if note and verdict.ok else "")]
-    what = {"tournament": _("tournament"), "keys": _("arbiter keys")}.get(verdict.category,
-                                                                         _("match"))
+    what = {"tournament": _("tournament"), "keys": _("arbiter keys"),
+            "tarocchi": _("Tarocchi tournament")}.get(verdict.category, _("match"))
     lines.extend(f"    {what} {verdict.stream} {render_problem(problem)}"
                  for problem in sorted(verdict.problems, key=lambda p: -p.severity))
     if note and not verdict.ok:

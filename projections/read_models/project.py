@@ -27,14 +27,15 @@ from sqlalchemy.orm import Session
 
 from projections.read_models.engine import writing
 from projections.read_models.fold import FOLDED, At, fold, passed_over
+from projections.read_models.fold_tarocchi import TAROCCHI_FOLDED
 from projections.read_models.schema import Tracked, ensure_schema, reset
 from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF, StoredFact
 
 BATCH = 1000
-TOPICS = tuple(sorted(TOPIC_OF[name] for name in FOLDED))
+TOPICS = tuple(sorted(TOPIC_OF[name] for name in (*FOLDED, *TAROCCHI_FOLDED)))
 """The stored topics of the events that change a row (a subscription's filter)."""
-_TOPICS, _FOLDED = frozenset(TOPICS), frozenset(FOLDED)
+_TOPICS, _FOLDED = frozenset(TOPICS), frozenset((*FOLDED, *TAROCCHI_FOLDED))
 
 Each = Callable[[Tracking], None]
 """Called with each batch's tracking, inside its transaction, before the commit (a progress

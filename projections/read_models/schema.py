@@ -34,7 +34,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from projections.read_models.engine import writing
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5   # 5: the Tarocchi tournaments' tables (schema_tarocchi.py)
 PREFIX = "rm_"
 IN_PROGRESS, ENDED = "in-progress", "ended"   # the states of projections.store.listing
 NOT_FOLDED = ("rm_tracking", "rm_schema", "rm_verdetti")
