@@ -90,13 +90,14 @@ def fairness_report(selection: Selection, criteria: Criteria,
                     alpha: float = ALPHA) -> FairnessReport:
     """Both batteries over the selection, each with the catalogue's events of its deals."""
     records = selection.records
-    tested = [r for r in records if not r.transcribed and r.complete]
-    apart = [r for r in records if r.transcribed and r.complete]
-    unverifiable = [r for r in records if r.transcribed or not r.complete]
+    whole = [r.complete for r in records]
+    tested = [r for r, w in zip(records, whole, strict=True) if w and not r.transcribed]
+    apart = [r for r, w in zip(records, whole, strict=True) if w and r.transcribed]
+    unverifiable = [r for r, w in zip(records, whole, strict=True) if r.transcribed or not w]
     verified, verified_figures = _battery(tested, alpha, (
         len(unverifiable), len({r.match for r in unverifiable})))
     transcribed, transcribed_figures = _battery(apart, alpha, (0, 0))
-    incomplete = sum(not r.complete for r in records)
+    incomplete = whole.count(False)
     return FairnessReport(criteria, selection.matches, selection.in_progress, verified,
                           transcribed, incomplete, verified_figures, transcribed_figures)
 

@@ -15,14 +15,15 @@ once (at most 91,390 tables and 9,880 hands). A million deals cost seconds, not 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from domain.cards import DECK, card_at
+from domain.cards import DECK, Card, card_at
 from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
 from domain.seating import Direction, Seating
 from domain.text import Said, say
@@ -44,6 +45,7 @@ from projections.fairness.exact import exact_probabilities
 Options = tuple[tuple[str, str], ...]
 Group = tuple[str, Options]
 """An entry's name and the ruleset options its probability holds for."""
+T = TypeVar("T")
 Marks = NDArray[np.int8]
 """Per deal 1 (happened), 0 (did not), -1 (not counted on it)."""
 
@@ -74,9 +76,9 @@ def _title(entry: ExactEvent) -> Said:
 
 
 def catalogued_events(records: Sequence[DealRecord]) -> list[SuspectedEvent]:
-    """One test per catalogue entry (and C1 reading) met among the complete deals of
-    `records`, in catalogue order; each observes all the records at once (and, given other
-    records, one at a time)."""
+    """One test per catalogue entry (and C1 reading) of the games and rulesets of `records`,
+    in catalogue order; each observes all the records at once (and, given other records, one
+    at a time). A deal with an unknown card is counted by none."""
     entries: dict[Group, ExactEvent] = {}
     for game, options in {(r.game, r.ruleset) for r in records if _counted(r)}:
         for entry in _entries(game, options):
@@ -103,7 +105,7 @@ def _catalogue_order(group: Group) -> tuple[int, Options]:
 
 
 def _counted(record: DealRecord) -> bool:
-    return record.complete and record.game in (CIRULLA_GAME, BRISCOLA_GAME)
+    return record.game in (CIRULLA_GAME, BRISCOLA_GAME)
 
 
 @dataclass
@@ -159,7 +161,10 @@ def marks_of(records: Sequence[DealRecord], groups: Sequence[Group]) -> Marks:
     for (game, options, layout, dealer), rows in batches.items():
         decks = np.frombuffer(b"".join(records[k].deck for k in rows),
                               dtype=np.uint8).reshape(len(rows), DECK_SIZE)
-        index = np.asarray(rows)
+        whole = (np.sort(decks, axis=1) == np.arange(DECK_SIZE)).all(axis=1)
+        decks, index = decks[whole], np.asarray(rows)[whole]
+        if not len(index):
+            continue
         for entry, marks in _batch_marks(game, options, layout, dealer, decks):
             column = where.get(_group(entry))
             if column is not None:
@@ -172,12 +177,24 @@ def _positions(layout: DealLayout, dealer: int, where: str, seat: int = -1) -> l
             if w == where and (seat < 0 or s == seat)]
 
 
-def _keys(decks: NDArray[np.uint8], positions: list[int]) -> tuple[list[tuple[int, ...]],
-                                                                   NDArray[np.intp]]:
-    """The distinct sets of cards at `positions` (sorted deck indices), and each deal's."""
-    chosen = np.sort(decks[:, positions], axis=1)
-    distinct, inverse = np.unique(chosen, axis=0, return_inverse=True)
-    return [tuple(int(c) for c in row) for row in distinct], inverse.reshape(-1)
+def _classes(decks: NDArray[np.uint8], positions: list[int],
+             classify: Callable[[tuple[Card, ...]], T]) -> tuple[list[T], NDArray[np.intp]]:
+    """What `classify` says of the cards at `positions` (as a set, in deck order), computed
+    once per distinct set: the few distinct answers, and each deal's answer (an index)."""
+    chosen = np.sort(decks[:, positions], axis=1).astype(np.int64)
+    codes = np.zeros(len(decks), dtype=np.int64)
+    for column in range(chosen.shape[1]):
+        codes = codes * DECK_SIZE + chosen[:, column]
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    answers: dict[T, int] = {}
+    of_set = np.empty(len(distinct), dtype=np.intp)
+    for k, code in enumerate(distinct.tolist()):
+        cards = []
+        for _ in positions:
+            code, index = divmod(code, DECK_SIZE)
+            cards.append(card_at(index))
+        of_set[k] = answers.setdefault(classify(tuple(reversed(cards))), len(answers))
+    return list(answers), of_set[inverse.reshape(-1)]
 
 
 def _batch_marks(game: str, options: Options, layout: DealLayout, dealer: int,
@@ -187,15 +204,12 @@ def _batch_marks(game: str, options: Options, layout: DealLayout, dealer: int,
         card = decks[:, _positions(layout, dealer, "briscola")[0]]
         return [(e, _briscola_marks(e, card)) for e in entries]
     rules = ruleset_from_dict(dict(options))
-    tables, on_table = _keys(decks, _positions(layout, dealer, "table"))
-    facts = [table_facts(tuple(card_at(i) for i in t)) for t in tables]
+    facts, on_table = _classes(decks, _positions(layout, dealer, "table"), table_facts)
     stands = np.array([rules.redeal not in f.a_monte for f in facts])[on_table]
-    hands = {}
-    for role in Role:
-        distinct, on_hand = _keys(decks, _positions(layout, dealer, "hand",
-                                                    _seat(role, layout, dealer, rules)))
-        hands[role] = ([hand_kinds(tuple(card_at(i) for i in h), rules) for h in distinct],
-                       on_hand)
+    hands = {role: _classes(decks, _positions(layout, dealer, "hand",
+                                              _seat(role, layout, dealer, rules)),
+                            lambda hand: hand_kinds(hand, rules))
+             for role in Role}
     out = []
     for entry in entries:
         key = entry.key
