@@ -107,6 +107,8 @@ def _register(app: Flask) -> None:
     app.register_blueprint(verbale_page.blueprint)
     from replay_web.web import fairness
     app.register_blueprint(fairness.blueprint)
+    from replay_web.web import tournaments
+    app.register_blueprint(tournaments.blueprint)
     errors.register(app)
     app.jinja_env.globals.update(matches.template_globals())
 
