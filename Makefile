@@ -34,6 +34,8 @@ REFUSED_EXAMPLES := $(wildcard docs/examples/rifiutati/*.txt)
 run: $(RUN_STAMP)
 	$(BIN)/verbale simulate matches --store
 	$(BIN)/verbale import $(EXAMPLES)
+	$(BIN)/verbale tournament import docs/examples/tarocchi/torneo-12.txt
+	$(BIN)/verbale tournament import $(wildcard docs/examples/tarocchi/torneo-13*)
 	@echo
 	@echo "A hand record the rules refuse (an unmarked illegal play), checked and not stored:"
 	@$(BIN)/verbale import --dry-run $(REFUSED_EXAMPLES) || echo "(refused, as it should be)"
