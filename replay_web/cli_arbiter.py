@@ -161,13 +161,19 @@ def remove(name: str, database: str | None) -> None:
 @arbiter.command("list")
 @database_option
 def list_arbiters(database: str | None) -> None:
-    """The arbiters who may log in, and when each account was made (UTC)."""
+    """The arbiters who may log in, when each account was made (UTC), and the id of the
+    signing key each keeps (its start; none: 'verbale arbiter passwd NAME' makes one)."""
+    from projections.sealed_keys import sealed_of
+
     with accounts(database) as engine:
         found = arbiters(engine)
+        keys = {a.name: sealed_of(engine, a.name) for a in found}
     if not found:
         click.echo(_("no arbiter yet; 'verbale arbiter add NAME' adds one"))
         return
-    show(Grid([_("arbiter"), _("created (UTC)")], [[a.name, a.created] for a in found]))
+    rows = [[a.name, a.created, (keys[a.name].key[:16] if keys[a.name] else _("none"))]
+            for a in found]
+    show(Grid([_("arbiter"), _("created (UTC)"), _("signing key")], rows))
 
 
 @arbiter.command("links")

@@ -67,7 +67,8 @@ def test_add_list_passwd_remove(backend: Backend, engine: Engine) -> None:
     assert _keyring(backend.url, "Rossi").active() == (key,)   # registered in the record
     assert signer_for(engine, "Rossi", PASSWORD).key == key     # sealed under the password
     code, out = run("arbiter", "list", *db)
-    assert code == 0 and re.search(r"^Rossi +\d{4}-\d\d-\d\dT", out, re.M), out
+    assert code == 0 and re.search(r"^Rossi +\d{4}-\d\d-\d\dT\S+ +" + key[:16] + "$", out,
+                                   re.M), out
     assert PASSWORD not in out
     assert typed(f"{PASSWORD}\na new password\n", "arbiter", "passwd", "Rossi",
                  "--password-stdin", *db) == (0, "password of arbiter Rossi changed\n")
