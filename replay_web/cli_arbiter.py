@@ -167,12 +167,12 @@ def list_arbiters(database: str | None) -> None:
 
     with accounts(database) as engine:
         found = arbiters(engine)
-        keys = {a.name: sealed_of(engine, a.name) for a in found}
+        sealed = {a.name: sealed_of(engine, a.name) for a in found}
+    keys = {name: key.key[:16] if key is not None else _("none") for name, key in sealed.items()}
     if not found:
         click.echo(_("no arbiter yet; 'verbale arbiter add NAME' adds one"))
         return
-    rows = [[a.name, a.created, (keys[a.name].key[:16] if keys[a.name] else _("none"))]
-            for a in found]
+    rows = [[a.name, a.created, keys[a.name]] for a in found]
     show(Grid([_("arbiter"), _("created (UTC)"), _("signing key")], rows))
 
 
