@@ -20,9 +20,10 @@ without verbale's code can check a match. It checks
   differs from the breakdown is a note: the paper disagrees, the record is not wrong for it).
 - `rulings`: each `RulingRecorded` is signed (docs/events.md: class_version 2, a `signature`
   with a key id of 64 and a signature of 128 hex digits); a ruling nobody signed fails, but for
-  one a transcribed match's importer read from the paper (a note). Whether the signature is
-  the arbiter's needs the arbiters' registered keys (their keys streams): `verbale verify`
-  checks that, this auditor does not.
+  one a transcribed match's importer read from the paper (a note). Given the exports of the
+  arbiters' keys streams (`verbale audit --keys`), each signature is verified as well: by a key
+  of the ruling's arbiter valid at its moment, over the ruling, the match and the head it
+  extends, with Ed25519 written again here from RFC 8032 (verification only).
   The other types (`TagsTranscribed`, ...) take part in the chain only.
 
 It does not replay the plays: that needs a rules engine (`verbale verify`).
@@ -261,8 +262,10 @@ def read_file(path: Path, source: str | None = None) -> list[Line]:
     return read_export(texts, name)
 
 
-def audit_lines(texts: Iterable[str], source: str = "export") -> Report:
-    return audit(read_export(texts, source), source)
+def audit_lines(texts: Iterable[str], source: str = "export",
+                keys: Iterable[Iterable[str]] = ()) -> Report:
+    return audit(read_export(texts, source), source,
+                 [read_export(k, f"keys {n}") for n, k in enumerate(keys, start=1)])
 
 
 # ---- docs/shuffle.md, written again -----------------------------------------------------------
@@ -401,7 +404,10 @@ class _Findings:
                      error_type=type(error).__name__, error=error)
 
 
-def audit(lines: Sequence[Line], source: str = "export") -> Report:
+def audit(lines: Sequence[Line], source: str = "export",
+          keys: Sequence[Sequence[Line]] = ()) -> Report:
+    """The report on a match's export; `keys`, the exports of arbiters' keys streams, let the
+    `rulings` check verify each ruling's signature too."""
     chain = check_chain(lines)
     first = lines[0]
     if first.type != "MatchCreated":
@@ -416,9 +422,9 @@ def audit(lines: Sequence[Line], source: str = "export") -> Report:
         rest = [Check(name, FAILED, _say(N_("not a game these documents describe")), (why,))
                 for name in ("deals", "draws", "scores")]
         return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), *rest,
-                                           check_rulings(lines)))
+                                           check_rulings(lines, keys)))
     return Report(source, len(lines), (chain, match.seeds(), match.match_seed(), match.deals(),
-                                       match.draws(), match.scores(), check_rulings(lines)))
+                                       match.draws(), match.scores(), check_rulings(lines, keys)))
 
 
 def check_chain(lines: Sequence[Line]) -> Check:
@@ -838,14 +844,18 @@ def _hex(text: Any, digits: int) -> bool:
         c in "0123456789abcdef" for c in text)
 
 
-def check_rulings(lines: Sequence[Line]) -> Check:
+def check_rulings(lines: Sequence[Line], keys: Sequence[Sequence[Line]] = ()) -> Check:
     """Each `RulingRecorded` carries its arbiter's signature (docs/events.md, RulingRecorded):
     a key id and an Ed25519 signature of the right shape. Unsigned: a failure, but for a
-    ruling of a transcribed match written by its importer (the paper is signed: a note)."""
+    ruling of a transcribed match written by its importer (the paper is signed: a note). With
+    the exports of the arbiters' keys streams (`keys`), each signature is verified too: by a
+    key of its arbiter's, valid at the ruling's moment, over the ruling, the match and the head
+    it extends."""
     found = _Findings()
     created = lines[0].data if lines else {}
     provenance = created.get("provenance") if isinstance(created, dict) else None
     transcribed = isinstance(provenance, dict) and provenance.get("kind") == "transcribed"
+    keyring = _keyring(keys, found)
     count = signed = 0
     for line in lines:
         if line.type != "RulingRecorded":
@@ -865,12 +875,137 @@ def check_rulings(lines: Sequence[Line]) -> Check:
             elif not (_hex(signature["key"], 64) and _hex(signature["value"], 128)):
                 found.problem(N_("line {line}: the signature is not a key id of 64 and a "
                                  "signature of 128 lowercase hex digits"), line=line.number)
+            elif keys and not _signed_by(line, keyring, found):
+                pass
             else:
                 signed += 1
         except _MALFORMED as error:
             found.malformed(line, error)
     if count == 0:
         return found.check("rulings", _say(N_("no RulingRecorded in the export")), skipped=True)
+    if keys:
+        return found.check("rulings", _say(N_("{signed} of {count} rulings signed by a key of "
+                                              "their arbiter, the signatures verified"),
+                                           signed=signed, count=count))
     return found.check("rulings", _say(N_("{signed} of {count} rulings signed (whose key signed "
                                           "them: verbale verify, with the arbiters' keys)"),
                                        signed=signed, count=count))
+
+
+# A key: (arbiter, raw public key, registered at, revoked at or None); timestamps as written
+# (the record's fixed-width UTC form sorts as text).
+_Key = tuple[str, bytes, str, str | None]
+
+
+def _keyring(exports: Sequence[Sequence[Line]], found: _Findings) -> dict[str, _Key]:
+    """The keys registered and revoked in the exports of arbiters' keys streams (each checked
+    as a chain first: a broken one gives no keys)."""
+    keys: dict[str, _Key] = {}
+    for lines in exports:
+        if not lines or check_chain(lines).status != OK:
+            found.problem(N_("a keys export whose chain does not hold: its keys are not used"))
+            continue
+        for line in lines:
+            try:
+                data, at = line.data, str(line.record["timestamp"])
+                if line.type == "ArbiterKeyRegistered":
+                    public = bytes.fromhex(data["public_key"])
+                    if hashlib.sha256(public).hexdigest() == data["key"]:
+                        keys[data["key"]] = (str(data["arbiter"]), public, at, None)
+                elif line.type == "ArbiterKeyRevoked" and data["key"] in keys:
+                    arbiter, public, since, _ = keys[data["key"]]
+                    keys[data["key"]] = (arbiter, public, since, at)
+            except _MALFORMED as error:
+                found.malformed(line, error)
+    return keys
+
+
+def _signed_by(line: Line, keyring: Mapping[str, _Key], found: _Findings) -> bool:
+    """The ruling on `line` is signed by a key of its arbiter's, valid at its moment, over
+    what docs/events.md says is signed; else a problem is noted."""
+    data, record = line.data, line.record
+    signature = data["signature"]
+    key = keyring.get(signature["key"])
+    at = str(record["timestamp"])
+    if key is None or key[0] != data["arbiter"] or at < key[2] or (
+            key[3] is not None and at >= key[3]):
+        found.problem(N_("line {line}: key {key} is not a key of arbiter {arbiter} at the "
+                         "ruling's moment (in the keys exports given)"), line=line.number,
+                      key=str(signature["key"])[:16], arbiter=data["arbiter"])
+        return False
+    ruling = {k: v for k, v in data.items() if k != "signature"}
+    message = canonical({"head": record["previous_hash"], "match": record["stream"],
+                         "purpose": "verbale/ruling-v1", "ruling": ruling})
+    if not ed25519_verify(key[1], message, bytes.fromhex(signature["value"])):
+        found.problem(N_("line {line}: the signature is not arbiter {arbiter}'s of this ruling "
+                         "after this head in this match"), line=line.number,
+                      arbiter=data["arbiter"])
+        return False
+    return True
+
+
+# ---- Ed25519 (RFC 8032 section 5.1), verification only, written again from the RFC ----------
+
+_P = 2 ** 255 - 19
+_L = 2 ** 252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+Edwards = tuple[int, int, int, int]   # extended coordinates (X, Y, Z, T), x = X/Z, y = Y/Z
+
+
+def _edwards_sum(one: Edwards, two: Edwards) -> Edwards:
+    """RFC 8032 5.1.4, the addition in extended coordinates (also a doubling)."""
+    x1, y1, z1, t1 = one
+    x2, y2, z2, t2 = two
+    a, b = (y1 - x1) * (y2 - x2) % _P, (y1 + x1) * (y2 + x2) % _P
+    c, d = 2 * _D * t1 * t2 % _P, 2 * z1 * z2 % _P
+    e, f, g, h = b - a, d - c, d + c, b + a
+    return e * f % _P, g * h % _P, f * g % _P, e * h % _P
+
+
+def _edwards_times(scalar: int, point: Edwards) -> Edwards:
+    total: Edwards = (0, 1, 1, 0)   # the neutral element
+    while scalar:
+        if scalar & 1:
+            total = _edwards_sum(total, point)
+        point = _edwards_sum(point, point)
+        scalar >>= 1
+    return total
+
+
+def _edwards_decoded(encoded: bytes) -> Edwards | None:
+    """RFC 8032 5.1.3: the point of 32 bytes (y, and the sign of x in the top bit), or None."""
+    if len(encoded) != 32:
+        return None
+    number = int.from_bytes(encoded, "little")
+    y, sign = number & (2 ** 255 - 1), number >> 255
+    if y >= _P:
+        return None
+    square = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    x = pow(square, (_P + 3) // 8, _P)
+    if (x * x - square) % _P:
+        x = x * _SQRT_M1 % _P
+    if (x * x - square) % _P or (x == 0 and sign):
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x, y, 1, x * y % _P
+
+
+_BASE = _edwards_decoded((4 * pow(5, _P - 2, _P) % _P).to_bytes(32, "little"))
+
+
+def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether `signature` (64 bytes) is the Ed25519 signature of `message` by `public`
+    (32 bytes): [S]B = R + [k]A, k = SHA-512(R || A || message) mod L (RFC 8032 5.1.7)."""
+    if len(signature) != 64 or _BASE is None:
+        return False
+    point_a, point_r = _edwards_decoded(public), _edwards_decoded(signature[:32])
+    s = int.from_bytes(signature[32:], "little")
+    if point_a is None or point_r is None or s >= _L:
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little")
+    left = _edwards_times(s, _BASE)
+    right = _edwards_sum(point_r, _edwards_times(k % _L, point_a))
+    return (left[0] * right[2] - right[0] * left[2]) % _P == 0 and (
+        left[1] * right[2] - right[1] * left[2]) % _P == 0

@@ -22,17 +22,23 @@ from replay_web.i18n import _
 @cli.command("audit")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def audit_command(file: Path, as_json: bool) -> None:
+@click.option("--keys", "keys_files", multiple=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The export of an arbiter's keys stream (verify names it 'keys of arbiter "
+                   "NAME'; 'verbale export --match ID' writes it): the rulings' signatures are "
+                   "then verified too. Once per arbiter.")
+def audit_command(file: Path, as_json: bool, keys_files: tuple[Path, ...] = ()) -> None:
     """Re-check an export (`verbale export`) without verbale's rules engines: the chain, the
     seeds and their commitments, the match seed, every deal against the shuffle, the draws from
     the stock and the scores (docs/events.md, docs/shuffle.md). One line per check; exit status 1
     if a check failed, 2 if the file is not an export."""
     try:
         lines = read_file(file)
+        keys = [read_file(path) for path in keys_files]
     except UnreadableExport as error:
         click.echo(_("verbale audit: {message}").format(message=error.explain(_)), err=True)
         sys.exit(2)
-    report = audit(lines, str(file))
+    report = audit(lines, str(file), keys)
     if as_json:
         click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import cast
 from uuid import UUID, uuid4
 
@@ -288,3 +289,52 @@ def test_an_unsigned_transcribed_ruling_is_a_note_only_as_the_importer_wrote_it(
     found = ruling_problems([RulingRow(9, HEAD, by, unsigned, NOW)], MATCH, keyrings,
                             transcribed)
     assert [(version, is_failure) for version, _, is_failure in found] == [(9, failure)]
+
+
+@given(seed=st.binary(min_size=32, max_size=32), message=st.binary(max_size=200),
+       flip=st.integers(0, 64 * 8 + 32 * 8 - 1))
+def test_the_outside_auditor_s_ed25519_agrees_with_the_library(seed: bytes, message: bytes,
+                                                               flip: int) -> None:
+    """RFC 8032 verification written again with the standard library (outside_audit.py)
+    accepts what `cryptography` signs and refuses it with any one bit of the signature or the
+    public key changed."""
+    from projections.outside_audit import ed25519_verify
+
+    signer = Signer.from_seed("Rossi", seed)
+    public = bytes.fromhex(signer.public_key)
+    signature = signer.private_key.sign(message)
+    assert ed25519_verify(public, message, signature)
+    assert not ed25519_verify(public, message + b"\x00", signature)
+    if flip < 64 * 8:
+        bent = bytearray(signature)
+        bent[flip // 8] ^= 1 << (flip % 8)
+        assert not ed25519_verify(public, message, bytes(bent))
+    else:
+        other = bytearray(public)
+        other[(flip - 64 * 8) // 8] ^= 1 << (flip % 8)
+        assert not ed25519_verify(bytes(other), message, signature)
+
+
+def test_the_outside_auditor_verifies_the_signatures_with_the_keys_export(
+        store: MatchStore, backend: Backend, tmp_path: Path) -> None:
+    """`verbale audit MATCH.jsonl --keys KEYS.jsonl`: the signature checked by the auditor of
+    docs/events.md alone; a key of another arbiter, or none, fails."""
+    from domain.record.arbiter_keys import keys_stream
+    from projections.outside_audit import audit_lines
+    from projections.store.export import export_jsonl
+
+    match = _ended_with_a_signed_ruling(store)
+    exported = list(export_jsonl(store, match))
+    keys = list(export_jsonl(store, keys_stream("arbitro")))
+    report = audit_lines(exported, keys=[keys])
+    assert report.check("rulings").status == "OK", report.check("rulings").problems
+    verdi = Signer.from_seed("Verdi", bytes([9]) * 32)
+    register_key(store, "Verdi", verdi.public_key, START, by_arbiter("Verdi"))
+    others = list(export_jsonl(store, keys_stream("Verdi")))
+    rulings = audit_lines(exported, keys=[others]).check("rulings")
+    assert rulings.status == "FAILED" and "is not a key of arbiter arbitro" in rulings.problems[0]
+    # The command, from files.
+    (tmp_path / "m.jsonl").write_text("\n".join(exported) + "\n", encoding="utf-8")
+    (tmp_path / "k.jsonl").write_text("\n".join(keys) + "\n", encoding="utf-8")
+    code, out = run("audit", str(tmp_path / "m.jsonl"), "--keys", str(tmp_path / "k.jsonl"))
+    assert code == 0 and "the signatures verified" in out, out
