@@ -39,7 +39,7 @@ def test_create_then_seat_turn_one_by_the_committed_draw(backend: Backend, tmp_p
     tables = [line.split() for line in out.splitlines() if line[:2] in ("A ", "B ")]
     assert [t[0] for t in tables] == ["A", "B"]
     # Numbers 1-4 at table A from North to East, East the first dealer (art. 2).
-    assert [t[1] for t in tables][0] == "1"
+    assert tables[0][1::2] == ["1", "2", "3", "4", "4"]
     code, out = run("tournament", "seat", stream, "--seeds", str(seeds),
                     "--database", backend.url)
     assert code == 2 and "turn 1 is not complete" in out
@@ -103,3 +103,38 @@ def test_a_sheet_with_an_error_stores_nothing(backend: Backend, tmp_path: Path) 
     code, out = run("tournament", "standings", "Caltagirone", "--database", backend.url)
     assert code == 2
 
+
+
+def test_a_tie_only_the_draw_breaks_reveals_the_tie_break_seed_before_seating(
+        backend: Backend, tmp_path: Path) -> None:
+    """Art. 9: four players all level after turn I (every line 0): seating turn II by the
+    standings needs the draw, so `seat` reveals the committed tie-break seed first."""
+    seeds = tmp_path / "seeds.json"
+    code, out = run("tournament", "create", "Pari", *(f"--player=P{k}" for k in range(1, 5)),
+                    "--recomposition", "standings", "--seeds", str(seeds),
+                    "--database", backend.url)
+    stream = _id(out)
+    code, out = run("tournament", "seat", stream, "--seeds", str(seeds), "--database",
+                    backend.url)
+    assert code == 0, out
+    sheet = tmp_path / "turno-1.csv"
+    rows = ["giocatore,turno,smazzata,tavolo,pos,piu,meno,diff,molt,pen,parz,tot,ruolo,"
+            "validato,socio"]
+    rows += [f"{p},I,{s},A,,,,0,1,0,0,0,,," for p in range(1, 5) for s in range(1, 5)]
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out = run("tournament", "import", str(sheet), "--into", stream,
+                    "--database", backend.url)
+    assert code == 0 and "16 events stored" in out, out
+    code, out = run("tournament", "standings", stream, "--json", "--database", backend.url)
+    assert {s["rank"] for s in json.loads(out)["standings"]} == {1}   # all level, no draw yet
+    code, out = run("tournament", "seat", stream, "--seeds", str(seeds), "--database",
+                    backend.url)
+    assert code == 0, out
+    assert "Turn II (classifica)" in out
+    code, out = run("tournament", "standings", stream, "--turn", "1", "--json",
+                    "--database", backend.url)
+    lines = json.loads(out)["standings"]
+    assert [s["rank"] for s in lines] == [1, 2, 3, 4]
+    assert [s["draw"] for s in lines] == sorted((s["draw"] for s in lines), reverse=True)
+    code, out = run("verify", "--match", stream, "--database", backend.url)
+    assert code == 0 and "OK" in out, out
