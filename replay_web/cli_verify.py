@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from uuid import UUID
 
 import click
 
 from domain.record.audit import Severity
+from projections.store.app import MatchStore
 from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
 from replay_web.cli import CommandFailed, classify, cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import check_match_text, resolve_match
-from replay_web.progress import progress
+from replay_web.progress import bar, progress
 
 
 @cli.command("verify")
@@ -26,9 +28,11 @@ from replay_web.progress import progress
                    "(docs/audit-log.md).")
 @click.option("--public-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The public key the --against checkpoint was signed with.")
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes to verify with (0: one per core); the report is the same.")
 @database_option
 def verify(match_text: str | None, record: bool, database: str | None,
-           against: Path | None = None, public_key: Path | None = None) -> None:
+           against: Path | None = None, public_key: Path | None = None, jobs: int = 1) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result. The
     store is only read; with --record each match's verdict (ok, warning, error) and number of
     findings are written into the read models beside it, never into the events. With
@@ -43,8 +47,7 @@ def verify(match_text: str | None, record: bool, database: str | None,
     store = open_store(database, read_only=True)
     try:
         only = resolve_match(store, match_text) if match_text else None
-        verdicts = verify_store(store, only, lambda streams: progress(
-            streams, len(streams), _("verifying")))
+        verdicts = _verified(store, only, jobs, database)
         compared = anchor.compare(store) if anchor is not None else None
     finally:
         store.close()
@@ -66,6 +69,20 @@ def verify(match_text: str | None, record: bool, database: str | None,
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
     if not all(v.ok for v in verdicts) or (compared is not None and compared.findings):
         sys.exit(1)
+
+
+def _verified(store: MatchStore, only: UUID | None, jobs: int,
+              database: str | None) -> list[Verdict]:
+    """The whole store by --jobs worker processes (projections/store/verify_jobs.py), else
+    here, stream by stream."""
+    from projections.store.verify_jobs import jobs_wanted, verify_parallel
+    workers = jobs_wanted(jobs)
+    if only is not None or workers == 1:
+        return verify_store(store, only, lambda streams: progress(
+            streams, len(streams), _("verifying")))
+    from projections.store.config import database_url
+    return verify_parallel(database or database_url(), workers,
+                           lambda total: bar(total, _("verifying")), store)
 
 
 def _record(verdicts: list[Verdict], database: str | None) -> str:
