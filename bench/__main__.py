@@ -10,7 +10,7 @@ import sys
 
 BENCHMARKS = ("bench.bench_cirulla", "bench.bench_briscola", "bench.bench_store",
               "bench.bench_timeline", "bench.bench_startup", "bench.bench_read_models",
-              "bench.bench_viewer", "bench.bench_notation")
+              "bench.bench_viewer", "bench.bench_notation", "bench.bench_verify")
 QUICK = {"bench.bench_read_models": ["--quick"], "bench.bench_viewer": ["--quick"],
          "bench.bench_notation": ["--quick"]}
 """The options each benchmark takes in a quick run."""
