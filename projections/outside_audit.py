@@ -964,12 +964,11 @@ def _edwards_sum(one: Edwards, two: Edwards) -> Edwards:
 
 
 def _edwards_times(scalar: int, point: Edwards) -> Edwards:
+    """[scalar]point, the bits of the scalar read from the highest down."""
     total: Edwards = (0, 1, 1, 0)   # the neutral element
-    while scalar:
-        if scalar & 1:
-            total = _edwards_sum(total, point)
-        point = _edwards_sum(point, point)
-        scalar >>= 1
+    for bit in format(scalar, "b"):
+        total = _edwards_sum(total, total)
+        total = _edwards_sum(total, point) if bit == "1" else total
     return total
 
 
