@@ -53,6 +53,7 @@ from replay_web.cli_database import open_store
 from replay_web.cli_tournament_text import (
     echo_seating,
     echo_standings,
+    export_sheets,
     import_files,
     parse_entrants,
     standings_json,
@@ -292,6 +293,27 @@ def import_command(files: tuple[Path, ...], tournament_text: str | None, lenient
     error and finding, by file and line; all the files enter the store together or not at
     all. The same sheets imported again store nothing. Exit code 1 when refused."""
     import_files(files, tournament_text, lenient, dry_run, database, _resolve)
+
+
+@tournament.command("export")
+@click.argument("tournament_text", metavar="ID")
+@click.option("--format", "form", type=click.Choice(["tags", "csv"]), default="tags",
+              show_default=True, help="The tag style (one file) or CSV (a folder of files).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="The file (tags; default: standard output) or the folder (csv, required).")
+@database_option
+def export(tournament_text: str, form: str, output: Path | None, database: str | None) -> None:
+    """Write a tournament's sheets as they were recorded, in the forms 'tournament import'
+    reads: the header (with the revealed seeds), the players' sheets, the table sheets and
+    the penalties."""
+    store = open_store(database, read_only=True)
+    try:
+        state = cast(TarocchiState, load_tarocchi(store, _resolve(store, tournament_text)).state)
+    finally:
+        store.close()
+    if state.draw is None:
+        raise UsageProblem(_("the seating is not drawn yet: there is nothing to export"))
+    export_sheets(state, form, output)
 
 
 @tournament.command("penalty")

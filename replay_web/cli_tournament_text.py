@@ -20,12 +20,13 @@ from domain.tarocchi.state import TarocchiState
 from domain.text import say
 from importers.notation.errors import NotationError
 from importers.sheets.tarocchi_import import IMPORTER, import_sheets, report
+from importers.sheets.tarocchi_write import header_text, write_csv, write_tags
 from projections.read_models.queries_tarocchi import Standing, TarocchiTournament
 from projections.store.app import MatchStore
 from projections.store.tarocchi import imported_id, is_tarocchi, load_tarocchi, record_tarocchi
 from replay_web.cli import CommandFailed, UsageProblem
 from replay_web.cli_database import open_store
-from replay_web.i18n import _, translate, translate_error
+from replay_web.i18n import _, ngettext, translate, translate_error
 from replay_web.read_models import catch_up_read_models
 from replay_web.tables import Grid, show
 
@@ -137,6 +138,35 @@ def import_files(paths: Sequence[Path], tournament_text: str | None, lenient: bo
                           findings=len(imported.findings)))
     if behind is not None:
         raise behind
+
+
+def export_sheets(state: TarocchiState, form: str, output: Path | None) -> None:
+    """The sheets in the tag style (to `output` or standard output), or as CSV files with the
+    header in torneo.txt (to the folder `output`); each file written whole or not at all."""
+    if form == "tags":
+        text = write_tags(state)
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        files = {output.name: text}
+        folder = output.parent
+    else:
+        if output is None:
+            raise UsageProblem(_("--format csv writes a folder of files: name it with -o DIR"))
+        files = {"torneo.txt": header_text(state), **write_csv(state)}
+        folder = output
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            partial = folder / f".{name}.partial"
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(folder / name)
+    except OSError as error:
+        raise CommandFailed(_("cannot write {file}: {reason}").format(
+            file=folder, reason=error.strerror or error)) from None
+    click.echo(ngettext("{count} file written to {folder}: {names}",
+                        "{count} files written to {folder}: {names}", len(files)).format(
+        count=len(files), folder=folder, names=", ".join(files)))
 
 
 def _read(path: Path) -> str:

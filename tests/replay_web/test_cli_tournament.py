@@ -138,3 +138,23 @@ def test_a_tie_only_the_draw_breaks_reveals_the_tie_break_seed_before_seating(
     assert [s["draw"] for s in lines] == sorted((s["draw"] for s in lines), reverse=True)
     code, out = run("verify", "--match", stream, "--database", backend.url)
     assert code == 0 and "OK" in out, out
+
+
+@pytest.mark.parametrize("form", ["tags", "csv"])
+def test_exported_sheets_import_again_as_the_same_standings(backend: Backend, tmp_path: Path,
+                                                            form: str) -> None:
+    code, out = run("tournament", "import", *map(str, sorted(EXAMPLES.glob("torneo-13*"))),
+                    "--database", backend.url)
+    stream = out.strip().splitlines()[-1].split()[6]
+    target = tmp_path / ("out" if form == "csv" else "torneo.txt")
+    code, out = run("tournament", "export", stream, "--format", form, "-o", str(target),
+                    "--database", backend.url)
+    assert code == 0, out
+    files = sorted(target.iterdir()) if form == "csv" else [target]
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    code, out = run("tournament", "import", *map(str, files), "--database", other)
+    assert code == 0 and "247 events stored" in out, out
+    standings = [json.loads(run("tournament", "standings", "Mineo", "--json",
+                                "--database", url)[1])["standings"]
+                 for url in (backend.url, other)]
+    assert standings[0] == standings[1] and len(standings[0]) == 12
