@@ -91,6 +91,13 @@ def _redealer(share: float) -> Maker:
     return make
 
 
+def _accuso(share: float) -> Maker:
+    def make(rng: np.random.Generator, n: int) -> DealColumns:
+        decks, dealers = cal.accuso_redealer(rng, n, cheat=1, share=share)
+        return cal.calibration_columns(decks, dealers)
+    return make
+
+
 SCENARIOS: dict[str, Maker] = {
     "fair": lambda rng, n: cal.calibration_columns(cal.fisher_yates(rng, n)),
     "forced-step-39-0": _forced(39, 0),
@@ -100,6 +107,8 @@ SCENARIOS: dict[str, Maker] = {
     "sticky-pair-7": _sticky(7),
     "redealing-dealer-all": _redealer(1.0),
     "redealing-dealer-25%": _redealer(0.25),
+    "accuso-redealer-10%": _accuso(0.10),
+    "accuso-redealer-25%": _accuso(0.25),
 }
 
 

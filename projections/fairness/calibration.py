@@ -13,7 +13,9 @@ by the caller's generator:
 - `sticky_pair`: in a share of the deals the card after slot i is swapped for the deck-order
   neighbour of the card at slot i (a stacked pair: every slot's card stays uniform);
 - `redealing_dealer`: the dealer at one seat shuffles again, unrecorded, when the table would
-  let his opponent sweep it with a 15 on the first play (OPPONENT_FIFTEEN).
+  let his opponent sweep it with a 15 on the first play (OPPONENT_FIFTEEN);
+- `accuso_redealer`: the dealer at one seat shuffles again, unrecorded, when the table gives
+  him no 15 or 30 (the catalogue's dealer's accusi see it).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from domain.shuffle import Seed, shuffled_indices
 from projections.fairness.battery import ALPHA, BatteryReport, SuspectedEvent, run_on_columns
 from projections.fairness.columns import DealColumns, simulated_columns
 from projections.fairness.deals import DECK_SIZE, DealLayout, DealRecord
+from projections.fairness.suspected import column_events
 
 CIRULLA_2 = DealLayout("cirulla", 2, "uno-alla-volta")
 Decks = NDArray[np.uint8]
@@ -181,6 +184,27 @@ def calibration_columns(decks: Decks, dealers: NDArray[np.int64] | None = None,
     return simulated_columns(decks, CIRULLA_2, turns, TABLE_DEALS, seeds, label)
 
 
+STANDARD_OPTIONS = (("redeal", "due-assi"),)
+"""The calibration deals' ruleset: the standard one (its C1 reading, due-assi)."""
+
+
 def audit(columns: DealColumns, alpha: float = ALPHA) -> BatteryReport:
-    """The battery over calibration deals, with the calibration's event."""
-    return run_on_columns(columns, [OPPONENT_FIFTEEN], alpha=alpha)
+    """The battery over calibration deals, with the calibration's event and the catalogue's
+    events of the standard ruleset (what `verbale fairness` tests on such deals)."""
+    return run_on_columns(columns, [OPPONENT_FIFTEEN,
+                                    *column_events("cirulla", STANDARD_OPTIONS)], alpha=alpha)
+
+
+def accuso_redealer(rng: np.random.Generator, n: int, cheat: int,
+                    share: float) -> tuple[Decks, NDArray[np.int64]]:
+    """n deals of 2-seat Cirulla, dealers taking turns from seat 0; when seat `cheat` deals a
+    table whose four cards do not add up to 15 or 30 at face value (no accuso for him), he
+    shuffles once more, unseen, in `share` of those deals. The decks, and each deal's dealer."""
+    decks = fisher_yates(rng, n)
+    dealers = np.arange(n) % 2
+    _, table = _slots(CIRULLA_2, cheat)
+    rows = np.flatnonzero(dealers == cheat)
+    total = (decks[rows][:, table] % 10 + 1).sum(axis=1, dtype=np.int64)
+    redo = rows[~np.isin(total, (15, 30)) & (rng.random(len(rows)) < share)]
+    decks[redo] = fisher_yates(rng, len(redo))
+    return decks, dealers

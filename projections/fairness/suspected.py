@@ -28,6 +28,7 @@ from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
 from domain.seating import Direction, Seating
 from domain.text import Said, say
 from projections.fairness.battery import SuspectedEvent
+from projections.fairness.columns import DealColumns
 from projections.fairness.deals import DECK_SIZE, DealLayout, DealRecord
 from projections.fairness.events import (
     BRISCOLA_GAME,
@@ -239,4 +240,52 @@ def _briscola_marks(entry: ExactEvent, card: NDArray[np.uint8]) -> Marks:
     return hits[card].astype(np.int8)
 
 
-__all__ = ["catalogued_events", "group_name", "marks_of"]
+
+
+def column_events(game: str, options: Options) -> list[SuspectedEvent]:
+    """The catalogue's events of one game and ruleset observing deals already in columns
+    (simulated deals, all of this ruleset: bench/fairness_calibration.py)."""
+    entries = _entries(game, options)
+    seen = _ColumnMarks(game, options)
+    return [SuspectedEvent(entry.name, float(entry.probability), _never,
+                           _ColumnMark(seen, k), title=_title(entry))
+            for k, entry in enumerate(entries)]
+
+
+def _never(record: DealRecord) -> bool | None:
+    raise ValueError(say("this event observes deals in columns only"))
+
+
+@dataclass
+class _ColumnMarks:
+    game: str
+    options: Options
+    _for: object = None
+    _marks: Marks = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int8))
+
+    def marks(self, columns: DealColumns) -> Marks:
+        if self._for is not columns:
+            entries = _entries(self.game, self.options)
+            out = np.full((columns.n, len(entries)), -1, dtype=np.int8)
+            for row, (layout, dealer) in enumerate(columns.keys):
+                if layout.game != self.game:
+                    continue
+                rows = np.flatnonzero(columns.rows == row)
+                batch = _batch_marks(self.game, self.options, layout, dealer,
+                                     columns.decks[rows])
+                for k, (_, marks) in enumerate(batch):
+                    out[rows, k] = marks
+            self._marks, self._for = out, columns
+        return self._marks
+
+
+@dataclass(frozen=True)
+class _ColumnMark:
+    seen: _ColumnMarks
+    index: int
+
+    def __call__(self, columns: DealColumns) -> Marks:
+        return self.seen.marks(columns)[:, self.index]
+
+
+__all__ = ["catalogued_events", "column_events", "group_name", "marks_of"]
