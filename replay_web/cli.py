@@ -34,7 +34,9 @@ _LAZY: dict[str, dict[str, str]] = {
          "fairness": "replay_web.cli_fairness",
          "tournament": "replay_web.cli_tournament",
          "keygen": "replay_web.cli_auditlog", "checkpoint": "replay_web.cli_auditlog",
-         "prove": "replay_web.cli_auditlog"},
+         "prove": "replay_web.cli_auditlog",
+         **{name: "replay_web.cli_tournament_seeds"
+            for name in ("commit-seeds", "reveal-session", "session-seed")}},
     "simulate": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola",
                  "matches": "replay_web.cli_store"},
     "legal": {"cirulla": "replay_web.cli_cirulla", "briscola": "replay_web.cli_briscola"},

@@ -25,6 +25,7 @@ from domain.record.demo import (
     demo_set,
     play_demo,
 )
+from domain.record.demo_seeds import demo_place
 from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
 from domain.record.envelope import RecordedBy, importer
 from domain.record.events import DeclaredVpTable
@@ -37,6 +38,7 @@ from projections.store.signatures import Signer, ensure_registered
 from replay_web.cli import CommandFailed, database_option, simulate
 from replay_web.cli_database import open_store
 from replay_web.cli_legal import reason_text
+from replay_web.cli_tournament_seeds import commit_demo_seeds, reveal_demo_sessions
 from replay_web.cli_vp import declared_for_both_games
 from replay_web.i18n import _, translate_error
 from replay_web.progress import progress
@@ -85,6 +87,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
                                     _("recording matches")):
             for line in _record(store, demo, tournaments, index, signer):
                 click.echo(line)
+        reveal_demo_sessions(store, seed, tournaments, simulator())
         if count is None:
             for line in _record_transcribed(store, seed):
                 click.echo(line)
@@ -133,6 +136,7 @@ def _tournaments(store: MatchStore, seed: Seed,
         if store.load_tournament(stream).version == 0:
             store.create_tournament(f"Torneo dimostrativo di {game}", game, START, simulator(),
                                     stream, vp_table=declared)
+        commit_demo_seeds(store, stream, seed, game, START, simulator())
         loaded[game] = store.load_tournament(stream)
     return loaded
 
@@ -143,7 +147,7 @@ def _record(store: MatchStore, demo: DemoMatch, tournaments: dict[str, Loaded],
     left it open; its line (and one saying it was resumed)."""
     stream = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")
     tournament = tournaments[demo.setup.game]
-    place = (index // 4 + 1, index % 4 + 1)
+    place = demo_place(index)   # the table whose session seed the match seed is
     setup = replace(demo.setup, tournament=str(tournament.stream), round=place[0],
                     table=place[1])
     loaded, how = _record_bot(store, stream, replace(demo, setup=setup), START, tournaments,

@@ -19,6 +19,7 @@ from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchForm
 from domain.match_seed import first_dealer
 from domain.record.catalog import CATALOG, format_options
 from domain.record.commands import CreateMatch
+from domain.record.demo_seeds import demo_match_seed
 from domain.record.events import SIMULATED, TableVisibility, TimeControl
 from domain.record.match import MatchEvent, MatchState, initial
 from domain.record.simulate import Bot, Incidents, Table, play_locally
@@ -115,8 +116,8 @@ def demo_set(seed: Seed, count: int | None = None) -> list[DemoMatch]:
 
 def _demo(seed: Seed, index: int, game: str, fmt: MatchFormat, ruleset: Ruleset | None,
           players: int) -> DemoMatch:
-    match_seed = Seed(hashlib.sha256(b"verbale/demo-v1\x00" + seed.value
-                                     + index.to_bytes(4, "big")).digest())
+    # The seed its table gets in its round's session of the demo tournament (demo_seeds.py).
+    match_seed = demo_match_seed(seed, game, index)
     names = tuple(NAMES[(index + k) % len(NAMES)] for k in range(players))
     return seeded_match(game, fmt, ruleset, names, match_seed, _visibility(index, players),
                         _incidents(index))

@@ -24,7 +24,7 @@ from domain.record.clock import parse_stamp, stamp, utc
 from domain.record.commands import CreateMatch, MatchCommand
 from domain.record.decide import decide
 from domain.record.envelope import RecordedBy
-from domain.record.events import DeclaredVpTable
+from domain.record.events import DeclaredVpTable, SessionSeedRevealed
 from domain.record.games import GameRules
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.tournament import (
@@ -33,6 +33,8 @@ from domain.record.tournament import (
     TournamentState,
     decide_creation,
     decide_schedule,
+    decide_seed_commitment,
+    decide_session_reveal,
     evolve_tournament,
 )
 from domain.text import said_of, say
@@ -270,6 +272,19 @@ class MatchStore(Application[UUID]):
                  by: RecordedBy) -> None:
         loaded = self.load_tournament(tournament)
         self._append_tournament(loaded, decide_schedule(loaded.state, command), at, by)
+
+    def commit_tournament_seeds(self, tournament: UUID, root: str, sessions: int,
+                                reference: str, at: datetime, by: RecordedBy) -> None:
+        """Record the tournament's seed commitment (before any match is scheduled)."""
+        loaded = self.load_tournament(tournament)
+        self._append_tournament(loaded, decide_seed_commitment(loaded.state, root, sessions,
+                                                               reference), at, by)
+
+    def reveal_session(self, tournament: UUID, reveal: SessionSeedRevealed, at: datetime,
+                       by: RecordedBy) -> None:
+        """Record one session's reveal, checked against the committed root."""
+        loaded = self.load_tournament(tournament)
+        self._append_tournament(loaded, decide_session_reveal(loaded.state, reveal), at, by)
 
     def schedule_and_create(self, tournament: UUID, match: UUID, setup: CreateMatch,
                             at: datetime, by: RecordedBy, schedule: Loaded | None = None

@@ -316,6 +316,14 @@ class MatchScheduled(StoredFact):
     domain_type = record.MatchScheduled
 
 
+class TournamentSeedsCommitted(StoredFact):
+    domain_type = record.TournamentSeedsCommitted
+
+
+class SessionSeedRevealed(StoredFact):
+    domain_type = record.SessionSeedRevealed
+
+
 class ArbiterKeyRegistered(StoredFact):
     domain_type = record.ArbiterKeyRegistered
 
@@ -364,7 +372,8 @@ FACT_CLASSES: tuple[type[StoredFact], ...] = (
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
     RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
     MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed,
-    ArbiterKeyRegistered, ArbiterKeyRevoked, *TAROCCHI_FACTS)
+    ArbiterKeyRegistered, ArbiterKeyRevoked, TournamentSeedsCommitted, SessionSeedRevealed,
+    *TAROCCHI_FACTS)
 FACT_OF: dict[type[Any], type[StoredFact]] = {c.domain_type: c for c in FACT_CLASSES}
 FACT_NAMED: dict[str, type[StoredFact]] = {c.__name__: c for c in FACT_CLASSES}
 TOPIC_OF: dict[str, str] = {c.__name__: f"{c.__module__}:{c.__qualname__}" for c in FACT_CLASSES}

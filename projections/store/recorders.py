@@ -25,6 +25,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 from domain.text import Said, say
 from projections.store.canonical import GENESIS, event_hash, previous_hash_of
+from projections.store.seed_registry import sqlite_create, sqlite_register
 
 APPEND_ONLY = "the event store is append-only"
 _DDL_LOCK = 0x76657262616C65   # "verbale": the advisory lock key of the store's DDL
@@ -131,10 +132,15 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
             f"BEGIN {refuse.format(op='backward UPDATE', table=heads)}; END",
         ]
 
+    def _create_table(self, c: SQLiteCursor) -> None:
+        super()._create_table(c)
+        sqlite_create(c, self.events_table_name)
+
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent],
                        **kwargs: Any) -> Sequence[int] | None:
         advances = chain_advances(stored_events)
         ids = self._insert_rows(c, stored_events)
+        sqlite_register(c, stored_events)
         for stream, from_version, from_hash, to_version, to_hash in advances:
             if from_version == 0:
                 c.execute(f"INSERT INTO {self.heads_table} VALUES (?,?,?)",

@@ -29,6 +29,7 @@ from projections.store.recorders import (
     chain_advances,
     head_not_continued,
 )
+from projections.store.seed_registry_postgres import postgres_create, postgres_register
 
 
 class ChainedPostgresRecorder(PostgresApplicationRecorder):
@@ -89,6 +90,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
                             conn.execute(statement, prepare=False)
                 with conn.transaction(), conn.cursor() as curs:
                     self._create_table(curs)
+                    postgres_create(curs, self.datastore.schema, self.events_table_name)
             finally:
                 if not conn.closed:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (_DDL_LOCK,))
@@ -107,6 +109,8 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
                 ids = [row["notification_id"] for row in curs.fetchall()]
             with conn.cursor() as curs:
                 self._advance_heads(curs, advances)
+                postgres_register(curs, self.datastore.schema, self.events_table_name,
+                                  stored_events)
         return ids
 
     def _advance_heads(self, curs: Cursor[DictRow], advances: list[Advance]) -> None:

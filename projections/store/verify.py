@@ -49,6 +49,7 @@ from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
+from projections.store.verify_seeds import redecide, seed_problems
 from projections.store.verify_tarocchi import audit_tarocchi
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
@@ -332,6 +333,9 @@ def _audit(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime
     first = decoded[0][0]
     if isinstance(first, TournamentCreated):
         problems = _audit_tournament([e for e, _ in decoded])
+        if not problems:
+            problems = tuple(Problem(version, "tournament-seeds", message)
+                             for version, message in seed_problems(store, decoded))
         scheduled = tuple((e.round, e.table, e.match) for e, _ in decoded
                           if isinstance(e, MatchScheduled))
         return Verdict(stream, say("tournament {name}", name=first.name), len(decoded), problems,
@@ -407,6 +411,8 @@ def _audit_tournament(events: list[object]) -> tuple[Problem, ...]:
         try:
             if isinstance(event, TournamentCreated):
                 expected = decide_creation(state, event.name, event.game, event.vp_table)
+            elif (reseeded := redecide(state, event)) is not None:
+                expected = reseeded
             else:
                 command = ScheduleMatch(**{k: getattr(event, k) for k in ("round", "table",
                                                                           "match")})

@@ -164,3 +164,23 @@ def test_verify_finds_a_match_created_before_the_commitment_and_an_unknown_rule(
     unbound = seed_findings((1, AT, commitment), {1: director.revealed(1, "p")},
                             [(2, 1, 1, "m")], {"m": (AT, None)})
     assert "commits to no match seed" in unbound[0][1]
+
+
+def test_the_vector_of_docs_shuffle_md_section_15() -> None:
+    """docs/shuffle.md section 15's vector and tag table, recomputed."""
+    import re
+    from pathlib import Path
+
+    from domain.record.tournament_seeds import LEAF_TAG, SESSION_TAG, TABLE_TAG, table_seed
+    doc = (Path(__file__).parents[3] / "docs" / "shuffle.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"^```tournament-seed-vector\n(.*?)^```", doc, flags=re.S | re.M)
+    director = SessionSecrets(tuple(Seed(bytes([n]) * 16) for n in (1, 2, 3)))
+    public = re.findall(r"public value:\s+(\S+)", block)[0]
+    reveal = director.revealed(2, public)
+    seed = session_seed(director.secrets[1], 2, public)
+    tables = [(table_seed(seed, t).hex, table_seed(seed, t).commitment()) for t in (1, 2)]
+    expected = [*director.commitments, director.committed("r").root, public, *reveal.path,
+                seed.hex, *(h for pair in tables for h in pair)]
+    assert re.findall(r"[0-9a-f]{64}", block) == expected
+    for tag in (LEAF_TAG, SESSION_TAG, TABLE_TAG):
+        assert f"`{tag[:-1].decode()}` `00` | `{tag.hex()}`" in doc

@@ -4,6 +4,7 @@ opening that creates and changes nothing, and every failure as one StoreUnavaila
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import sqlite3
 import subprocess
@@ -35,12 +36,20 @@ from tests.projections.conftest import PG_DSN, PG_URL, Backend, require_postgres
 SEED = Seed.from_hex("5eed00000000000000000000000000a1")
 
 
+_RECORDED = itertools.count()
+"""How many demo matches the tests recorded: each call records new ones, since the store refuses a
+seed used twice (projections/store/seed_registry.py)."""
+
+
 def _record(url: str, count: int = 2) -> None:
     from replay_web.cli_store import record_match
 
     store = MatchStore(url=url, catalog=CATALOG)
+    first = next(_RECORDED)
+    for _ in range(count - 1):
+        next(_RECORDED)
     try:
-        for demo in demo_set(SEED, count):
+        for demo in demo_set(SEED, first + count)[first:]:
             record_match(store, uuid.uuid4(), demo)
     finally:
         store.close()
@@ -88,10 +97,10 @@ def test_the_tables_have_verbale_names_and_the_marker_its_schema_version(
         assert backend.path is not None
         names = _sqlite_names(backend.path)
         assert {n for t, n in names if t == "table"} == {"verbale_events", "verbale_heads",
-                                                         "verbale_store"}
+                                                         "verbale_store", "verbale_seeds"}
         assert {n for t, n in names if t == "trigger"} == {
             "verbale_events_no_update", "verbale_events_no_delete", "verbale_heads_no_delete",
-            "verbale_heads_forward"}
+            "verbale_heads_forward", "verbale_seeds_no_update", "verbale_seeds_no_delete"}
 
 
 # ---- the first layout (stored_events, stream_heads, no marker) -------------------------------
@@ -99,7 +108,7 @@ def test_the_tables_have_verbale_names_and_the_marker_its_schema_version(
 
 def _make_legacy(path: Path) -> None:
     """Turn a store into the layout the first verbale wrote: the library's `stored_events`,
-    `stream_heads`, the same triggers under their old names, no marker."""
+    `stream_heads`, the same triggers under their old names, no marker, no seed registry."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("BEGIN")
@@ -107,6 +116,7 @@ def _make_legacy(path: Path) -> None:
                 .fetchall():
             conn.execute(f"DROP TRIGGER {name}")
         conn.execute("DROP TABLE verbale_store")
+        conn.execute("DROP TABLE verbale_seeds")   # the seed registry came later still
         conn.execute("ALTER TABLE verbale_events RENAME TO stored_events")
         conn.execute("ALTER TABLE verbale_heads RENAME TO stream_heads")
         old = ChainedSQLiteRecorder.__new__(ChainedSQLiteRecorder)
@@ -142,7 +152,14 @@ def test_a_store_of_the_first_layout_is_read_as_it_is_and_upgraded_when_written(
     _record(url, 1)    # opened for writing: upgraded, then one more match
     names = _sqlite_names(path)
     assert {n for t, n in names if t == "table"} == {"verbale_events", "verbale_heads",
-                                                     "verbale_store"}
+                                                     "verbale_store", "verbale_seeds"}
+    # The registry indexed the old matches' seeds too: three match seeds, each once.
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM verbale_seeds WHERE kind = 'match seed'"
+                            ).fetchone() == (3,)
+    finally:
+        conn.close()
     assert not {n for t, n in names if t == "trigger"} & set(LEGACY_TRIGGERS)
     assert _rows(path, "verbale_events")[:len(events)] == events, "an event was rewritten"
     assert _verified(url) > count

@@ -6,12 +6,13 @@ against each other, so a match deleted behind the database's back fails its tour
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 import pytest
 
-from domain.record.demo import BOTS, DemoMatch, demo_set
+from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.simulate import Table, next_command
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed
@@ -56,7 +57,9 @@ def test_matches_in_progress_are_counted_apart_with_their_unrevealed_commitments
     store = MatchStore(url=backend.url)
     try:
         dealing = _partial(store, demo, 1)    # committed to the first smazzata's seed
-        playing = _partial(store, demo, 5)
+        # The same match from another seed: the store refuses a seed used twice.
+        again = reseeded(demo, Seed.from_hex("5eed00000000000000000000000000fe"))
+        playing = _partial(store, again, 5)
         verdicts = verify_store(store)
     finally:
         store.close()
@@ -165,9 +168,12 @@ def test_a_match_its_tournament_does_not_schedule_fails(backend: Backend) -> Non
         from dataclasses import replace
         elsewhere = replace(demo.setup, tournament=str(tournament), round=1, table=2)
         stray = store.create_match(elsewhere, START, simulator())   # round 1, table 2: ids[1]
-        unscheduled = store.create_match(replace(demo.setup, tournament=str(tournament),
-                                                 round=7, table=1), START, simulator())
-        store.schedule(tournament, ScheduleMatch(8, 1, str(uuid4())), START, simulator())
+        other = reseeded(demo, Seed.from_hex("5eed00000000000000000000000000ed")).setup
+        unscheduled = store.create_match(replace(other, tournament=str(tournament), round=7,
+                                                 table=1), START, simulator())
+        # After the demo's sessions were revealed (dated at the end of its matches).
+        store.schedule(tournament, ScheduleMatch(8, 1, str(uuid4())), START + timedelta(days=1),
+                       simulator())
     finally:
         store.close()
     code, out = run("verify", "--database", backend.url)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -40,7 +41,7 @@ from projections.store.canonical import canonical_json
 from projections.store.config import StoreConfigError, store_env
 from projections.store.export import export_jsonl
 from projections.store.verify import _envelope, verify_store
-from tests.projections.conftest import Backend
+from tests.projections.conftest import Backend, make_backend
 from tests.projections.store.tampering import Tamperer
 
 START = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
@@ -183,7 +184,8 @@ def test_a_refused_action_in_a_batch_stores_nothing_of_any_stream(backend: Backe
     assert retried[0].version > 0
 
 
-def test_every_stored_record_carries_the_envelope_of_its_action(backend: Backend) -> None:
+def test_every_stored_record_carries_the_envelope_of_its_action(backend: Backend,
+                                                                 tmp_path: Path) -> None:
     run, _ = actions(_demo("cirulla", 0x67))
     kinds = {by.kind for _, _, by in run}
     assert kinds == {"simulator", "house", "seat"}
@@ -191,12 +193,18 @@ def test_every_stored_record_carries_the_envelope_of_its_action(backend: Backend
     store = MatchStore(url=backend.url, catalog=CATALOG)
     try:
         versions = _execute(store, stream, run)
-        store.execute_batch([(batched, run)])
         records = _records(store, stream)
         facts = store.facts(stream)
-        batch_records = _records(store, batched)
     finally:
         store.close()
+    (tmp_path / "batch").mkdir()
+    for other in make_backend(backend.kind, tmp_path / "batch"):   # a seed is used once a store
+        batch_store = MatchStore(url=other.url, catalog=CATALOG)
+        try:
+            batch_store.execute_batch([(batched, run)])
+            batch_records = _records(batch_store, batched)
+        finally:
+            batch_store.close()
     expected: list[RecordedBy] = []
     for (_, _, by), before, after in zip(run, [0, *versions[:-1]], versions, strict=True):
         expected.extend([by] * (after - before))
