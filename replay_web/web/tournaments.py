@@ -5,7 +5,8 @@ turn and the final ones (art. 9's columns), the tables of each turn, every playe
 the checks' findings. The paper forms print: `/tournaments/<id>/print` the standings
 (`?turn=N`, default the last) and `/tournaments/<id>/players/<n>/print` a player's Scheda
 Punteggio Giocatore, each also as PDF (`.pdf`, WeasyPrint, as the verbale). A tournament's
-sheets are public paper: no login. Everything comes from the read models; no SQL here.
+sheets are public paper: no login; a logged-in arbiter also sees the form
+that records a penalty (tournaments_penalty.py). Everything comes from the read models; no SQL here.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sqlalchemy import Engine
 from domain.tarocchi.seats import ROMAN, TURNS
 from replay_web.web.app import services
 from replay_web.web.tournaments_data import sheet_data, tournament_data
+from replay_web.web.tournaments_penalty import penalty_form, record_penalty
 
 blueprint = Blueprint("tournaments", __name__)
 
@@ -54,7 +56,14 @@ def tournament_list() -> ResponseReturnValue:
 
 @blueprint.get("/tournaments/<tournament_text>")
 def tournament(tournament_text: str) -> ResponseReturnValue:
-    return render_template("tournament.html", **_data(tournament_text))
+    return render_template("tournament.html", penalty_form=penalty_form(),
+                           **_data(tournament_text))
+
+
+@blueprint.post("/tournaments/<tournament_text>/penalties")
+def penalty(tournament_text: str) -> ResponseReturnValue:
+    """An arbiter's penalty (tournaments_penalty.py); 403 without the login."""
+    return record_penalty(_stream(tournament_text), _data(tournament_text))
 
 
 def _turn(data: dict[str, Any]) -> dict[str, Any]:

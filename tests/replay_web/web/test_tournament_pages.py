@@ -17,7 +17,7 @@ from domain.tarocchi.standings import standings
 from importers.sheets.tarocchi_import import import_sheets
 from replay_web.web.app import create_app
 from tests.projections.conftest import Backend
-from tests.replay_web.web.conftest import close_app
+from tests.replay_web.web.conftest import as_arbiter, close_app
 from tests.verbale_cli import run
 
 EXAMPLE = Path(__file__).parents[3] / "docs" / "examples" / "tarocchi" / "torneo-12.txt"
@@ -92,3 +92,38 @@ def test_what_is_not_there_is_404(tarocchi: tuple[FlaskClient, str, Any]) -> Non
                  f"/tournaments/{stream}/players/13/print",
                  "/tournaments/00000000-0000-4000-8000-000000000000"):
         assert client.get(path).status_code == 404, path
+
+
+def _token(html: str) -> str:
+    found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
+    assert found is not None
+    return found.group(1)
+
+
+def test_an_arbiter_records_a_penalty_from_the_page(tarocchi: tuple[FlaskClient, str, Any]
+                                                    ) -> None:
+    client, stream, state = tarocchi
+    anonymous = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
+    assert 'id="penalty-form"' not in anonymous
+    assert client.post(f"/tournaments/{stream}/penalties",
+                       data={"player": "5"}).status_code in (400, 403)
+    as_arbiter(client, "Arbitro Rossi")
+    page = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
+    assert 'id="penalty-form"' in page
+    form = {"csrf_token": _token(page), "player": "5", "turn": "2", "smazzata": "3",
+            "code": "scarto-errato", "fate": "prosegue", "extra": "0", "important": "y",
+            "reason": "scarto di un Re"}
+    refused = client.post(f"/tournaments/{stream}/penalties?lang=en", data=form)
+    assert refused.status_code == 400
+    assert 'id="penalty-errors"' in refused.data.decode("utf-8")
+    ruled = page.count("<li>art. ")
+    assert client.get(f"/tournaments/{stream}").data.decode("utf-8").count("<li>art. ") == ruled
+    before = next(line.points for line in standings(state, 4) if line.number == 5)
+    done = client.post(f"/tournaments/{stream}/penalties",
+                       data={**form, "fate": "ripetuta"})
+    assert done.status_code == 303 and done.headers["Location"].endswith("#penalties")
+    after = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
+    assert after.count("<li>art. ") == ruled + 1 and "Arbitro Rossi: scarto di un Re" in after
+    final = after.split('id="standings-table-4"')[1].split("</table>")[0]
+    row = final.split('data-number="5"')[1].split("</tr>")[0]
+    assert f'<td class="n strong">{before - 2}</td>' in row
