@@ -35,8 +35,10 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 SECRET_BYTES = 32
 
 
-def director() -> RecordedBy:
-    return RecordedBy("director", "verbale")
+def director(command: str) -> RecordedBy:
+    """The house seeds the deals: the director's commitment and reveals are the house's acts,
+    recorded by the command that made them."""
+    return RecordedBy("house", f"verbale {command}")
 
 
 @cli.command("commit-seeds")
@@ -62,7 +64,7 @@ def commit_seeds(tournament_text: str, sessions: int, reference: str, secrets_pa
         _write_secrets(secrets_path, tournament, secrets)
         try:
             store.commit_tournament_seeds(tournament, committed.root, sessions, reference,
-                                          datetime.now(UTC), director())
+                                          datetime.now(UTC), director("commit-seeds"))
         except TournamentRefused as refused:
             secrets_path.unlink()
             raise UsageProblem(translate_error(refused)) from None
@@ -92,7 +94,7 @@ def reveal_session(tournament_text: str, session: int, public_value: str, secret
         secrets = _read_secrets(secrets_path, tournament)
         try:
             store.reveal_session(tournament, secrets.revealed(session, public_value),
-                                 datetime.now(UTC), director())
+                                 datetime.now(UTC), director("reveal-session"))
         except (TournamentRefused, ValueError) as refused:
             raise UsageProblem(translate_error(refused)) from None
     finally:
