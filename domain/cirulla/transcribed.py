@@ -18,7 +18,7 @@ from domain.cards import MATTA, UNKNOWN, Card
 from domain.cirulla.accusi import DEALER_KINDS, best_accuso, dealer_accuso, player_accusi
 from domain.cirulla.captures import card_captures, legal_plays, plays_for_hand
 from domain.cirulla.dealing import next_hands, redeal_reason
-from domain.cirulla.engine import end_event, evolve, is_scopa
+from domain.cirulla.engine import apply_play, end_event, evolve, is_scopa
 from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
 from domain.cirulla.state import CirullaState, taken
 from domain.events import AccusoDeclared, CardPlayed, HandDealt, PlayEvent, SmazzataDealt
@@ -85,15 +85,15 @@ def after_deal(ruleset: Ruleset, seating: Seating,
 
 def _automatic(ruleset: Ruleset, seat: int,
                hand: tuple[Card, ...]) -> tuple[tuple[AccusoDeclared, ...], PlayCheck]:
-    if ruleset.accuso is not Accuso.AUTOMATICO:
-        return (), PlayCheck()
+    if ruleset.accuso is not _AUTOMATICO:
+        return (), _NOTHING_LEFT_OPEN
     if UNKNOWN in hand:
         return (), PlayCheck(unverifiable=(say(
             "C8 accuso automatico: seat {seat}'s hand holds unseen cards, so whether it made a "
             "cirulla or a decino cannot be checked", seat=seat + 1),))
     option = best_accuso(player_accusi(hand, ruleset))
     if option is None:
-        return (), PlayCheck()
+        return (), _NOTHING_LEFT_OPEN
     return (AccusoDeclared(seat=seat, kind=option.kind, cards=hand, points=option.points,
                            matta_value=option.matta_value),), PlayCheck()
 
@@ -297,12 +297,13 @@ def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
             return None
         state = reveal_play(state, seat, card)
     table = state.table
-    if any(c not in table for c in capture):
-        return None
+    for taken_card in capture:
+        if taken_card not in table:
+            return None
     if card is MATTA and matta_value is not None and matta_value != state.value_of(MATTA):
         return None
-    wanted = tuple(sorted(capture))
-    if state.ruleset.presa_obbligata is PresaObbligata.MANO:
+    wanted = tuple(sorted(capture)) if len(capture) > 1 else capture
+    if state.ruleset.presa_obbligata is _PRESA_MANO:
         if UNKNOWN in state.hands[seat]:
             return None
         if not any(p[0] is card and taken(p) == wanted for p in legal_plays(state)):
@@ -311,28 +312,41 @@ def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
         captures = card_captures(state, card)
         if not (wanted in [tuple(sorted(c)) for c in captures] if captures else not wanted):
             return None
-    played = CardPlayed(seat=seat, card=card, capture=wanted,
-                        matta_value=state.matta_value if card is MATTA else None,
-                        scopa=is_scopa(state, wanted))
-    return _after_play(played, evolve(state, played))
+    # engine.evolve of a CardPlayed is apply_play; is_scopa's test, on the table read above.
+    played = CardPlayed(seat, card, wanted, state.matta_value if card is MATTA else None,
+                        bool(wanted) and len(wanted) == len(table) and not state.is_last_play)
+    return _after_play(played, apply_play(state, card, wanted))
+
+
+# Looked up once: an enum member read off its class goes through the enum's metaclass.
+_PRESA_MANO = PresaObbligata.MANO
+_AUTOMATICO = Accuso.AUTOMATICO
+_NOTHING_LEFT_OPEN = PlayCheck()
 
 
 def _after_play(played: CardPlayed, state: CirullaState) -> Advanced | None:
     """What follows the play by itself, as `play_events` gives it, folded as `fold` folds it."""
-    events: list[PlayEvent] = [played]
-    after = state
-    if not any(after.hands):
-        if not after.stock:
+    mover = state.to_move
+    if any(state.hands):
+        hand = state.hands[mover]
+        if len(hand) != HAND_SIZE or state.declared[mover]:
+            return Advanced((played,), state, state)   # most plays: nothing follows
+        events: list[PlayEvent] = [played]
+        after = state
+    else:
+        if not state.stock:
             return None   # the smazzata ends: its outcome is the record's to add
-        hands, _ = next_hands(after.stock, after.seating, after.dealer)
-        events.append(HandDealt(hands=hands))
-        after = evolve(after, events[-1])
-    mover = after.to_move
-    if len(after.hands[mover]) == HAND_SIZE and not after.declared[mover]:
-        accusi, check = _automatic(after.ruleset, mover, after.hands[mover])
-        if check.unverifiable:
-            return None
-        for accuso in accusi:
-            events.append(accuso)
-            after = fold(after, accuso)
+        hands, _ = next_hands(state.stock, state.seating, state.dealer)
+        events = [played, HandDealt(hands=hands)]
+        after = evolve(state, events[-1])
+        mover = after.to_move
+        hand = after.hands[mover]
+        if len(hand) != HAND_SIZE or after.declared[mover]:
+            return Advanced(tuple(events), state, after)
+    accusi, check = _automatic(after.ruleset, mover, hand)
+    if check.unverifiable:
+        return None
+    for accuso in accusi:
+        events.append(accuso)
+        after = fold(after, accuso)
     return Advanced(tuple(events), state, after)

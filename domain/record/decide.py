@@ -43,14 +43,14 @@ from domain.record.events import (
     TimeoutRecorded,
 )
 from domain.record.games import Standing, set_up
-from domain.record.match import MatchEvent, MatchState, Phase
-from domain.record.outcomes import cut_short, settled, with_outcomes
+from domain.record.match import MatchEvent, MatchState, Phase, evolve
+from domain.record.outcomes import cut_short, outcomes_folded, settled
 from domain.record.refusal import RecordRefused, need, one_based
 from domain.shuffle import Seed
 from domain.text import said_of, say
 
 __all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
-           "decide_checked"]
+           "decide_checked", "decide_folded"]
 
 ABANDON_REASONS = ("ritiro", "assenza")
 RULING_KINDS = ("adjust-score", "annul-smazzata")
@@ -63,28 +63,47 @@ def decide(state: MatchState, command: MatchCommand, at: datetime) -> tuple[Matc
 
 def decide_checked(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
     """`decide`, with what the known cards of a transcribed match could not check."""
+    return _checked(state, command, at)[0]
+
+
+def decide_folded(state: MatchState, command: MatchCommand,
+                  at: datetime) -> tuple[Decided, MatchState]:
+    """`decide_checked`, and `state` with its events folded at `at` (as `evolve` folds them one
+    by one): the end of a smazzata, which completing its events folds already, is not folded
+    twice (its score is the costly part)."""
+    decided, folded = _checked(state, command, at)
+    if folded is None:
+        folded = state
+        for event in decided.events:
+            folded = evolve(folded, event, at)
+    return decided, folded
+
+
+def _checked(state: MatchState, command: MatchCommand,
+             at: datetime) -> tuple[Decided, MatchState | None]:
     _check_clock(state, at)
     if isinstance(command, CreateMatch):
-        return Decided((_create(state, command),))
+        return Decided((_create(state, command),)), None
     if state.phase is Phase.NEW:
         raise RecordRefused("phase", say("the match has not been created yet"))
     if isinstance(command, TranscribeTags):
-        return Decided((claims.tags(state, command),))
+        return Decided((claims.tags(state, command),)), None
     if isinstance(command, ClaimScore):   # also after the end: a score sheet arrives later
-        return Decided((claims.claim(state, command),))
+        return Decided((claims.claim(state, command),)), None
     if isinstance(command, RecordRuling):
-        return Decided(_ruling(state, command))
+        return Decided(_ruling(state, command)), None
     if isinstance(command, RevealMatchSeed):
-        return Decided((seeds.reveal_match_seed(state, command),))
+        return Decided((seeds.reveal_match_seed(state, command),)), None
     if state.phase is Phase.ENDED:
         if isinstance(command, RevealSeed) and state.commitment is not None:
-            return Decided((seeds.reveal_after_cappotto(state, command),))
+            return Decided((seeds.reveal_after_cappotto(state, command),)), None
         raise RecordRefused("phase", say("the match is over: only an arbiter's ruling may "
                                          "follow"))
     decided = _decided(state, command, at)
     # Decided built directly: dataclasses.replace's field introspection, once per play, showed
     # in the notation benchmark's profile (docs/benchmarks.md, issue 12).
-    return Decided(with_outcomes(state, cut_short(state, decided.events), at), decided.notes)
+    events, folded = outcomes_folded(state, cut_short(state, decided.events), at)
+    return Decided(events, decided.notes), folded
 
 
 def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:

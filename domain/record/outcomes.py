@@ -16,7 +16,7 @@ from datetime import datetime
 from domain.events import CardPlayed, SmazzataEnded, SmazzataOutcome
 from domain.record.events import IrregularityNoted, MatchEnded, MatchSettlement
 from domain.record.games import Standing
-from domain.record.match import MatchEvent, MatchState, Phase, evolve
+from domain.record.match import MatchEvent, MatchState, Phase, _with, evolve
 from domain.record.transcription import transcriber
 
 _HOW = {"target": "target", "punti": "points", "smazzate": "smazzate",
@@ -70,18 +70,29 @@ def cut_short(state: MatchState, events: tuple[MatchEvent, ...]) -> tuple[MatchE
 
 def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
                   at: datetime) -> tuple[MatchEvent, ...]:
+    return outcomes_folded(state, events, at)[0]
+
+
+def outcomes_folded(state: MatchState, events: tuple[MatchEvent, ...],
+                    at: datetime) -> tuple[tuple[MatchEvent, ...], MatchState | None]:
+    """`with_outcomes`, and the state after all its events when completing them folded them
+    (a SmazzataEnded among them), else None: `decide_folded` then need not fold them again."""
     if not any(isinstance(e, SmazzataEnded) for e in events):
-        return events
+        return events, None
     completed: list[MatchEvent] = []
     cut = False
     for event in events:
         if isinstance(event, SmazzataEnded):
             unplayed = event.outcome.unplayed if event.outcome is not None else ()
             cut = bool(unplayed)
-            outcome = replace(_outcome(evolve(state, event, at)), unplayed=unplayed)
-            event = replace(event, outcome=outcome)
+            folded = evolve(state, event, at)
+            event = replace(event, outcome=replace(_outcome(folded), unplayed=unplayed))
+            # The outcome is the record's own: no game's fold reads it, so the state folded
+            # without it differs only in the event it keeps (the score is not computed again).
+            state = _with(folded, ended=(*folded.ended[:-1], event))
+        else:
+            state = evolve(state, event, at)
         completed.append(event)
-        state = evolve(state, event, at)
     if (state.phase is Phase.COMMIT or cut) and state.forfeit is None:
         # The smazzata had no seed: nothing to reveal, so the standing is known at once. A
         # smazzata cut short by a cappotto ends the match at that play (C11); its seed is
@@ -89,7 +100,8 @@ def with_outcomes(state: MatchState, events: tuple[MatchEvent, ...],
         ended = _ended_if_over(state)
         if ended is not None:
             completed.append(ended)
-    return tuple(completed)
+            state = evolve(state, ended, at)
+    return tuple(completed), state
 
 
 def _outcome(after: MatchState) -> SmazzataOutcome:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from domain.cards import Card
 from domain.game import PlayCard
@@ -40,36 +41,57 @@ class PlaysRun:
     taken: tuple[tuple[PlayCard, tuple[MatchEvent, ...]], ...]
 
 
-def decide_plays(state: MatchState, moves: Sequence[WrittenMove],
-                 times: Sequence[datetime]) -> PlaysRun:
-    """Decide and fold `moves`, the i-th at `times[i]`, as far as the run can take them."""
+def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetime,
+                 step: timedelta) -> PlaysRun:
+    """Decide and fold `moves`, the k-th (from 0) at `first + k * step`, as far as the run can
+    take them. The clock is kept in whole milliseconds inside the run: the span between two
+    plays is `step` every time, so a seat's thinking time grows by `millis(step)` a play (by
+    `millis(first - last_at)` for the first), exactly as `evolve` adds it play by play."""
     if not state.transcribed or state.phase is not Phase.PLAY or state.forfeit is not None \
-            or state.setup is None:
+            or state.setup is None or step < _NO_TIME or not _forward(state.last_at, first):
         return PlaysRun(state, ())
     setup = state.setup
     advance = transcriber(setup.rules.name).advance
     to_move = setup.rules.engine.to_move
-    game, version, last_at = state.game, state.version, state.last_at
-    bank, seen = list(state.bank_used_ms), list(state.last_action)
+    cut_short, match_format = setup.rules.cut_short, setup.match_format   # setup.cut_short's
+    game, version = state.game, state.version
+    bank = list(state.bank_used_ms)
+    spent = millis(first - state.last_at) if state.last_at is not None else 0
+    each = millis(step)
+    last_play: dict[int, int] = {}   # a seat's last play of the run, by its index
     taken: list[tuple[PlayCard, tuple[MatchEvent, ...]]] = []
-    for (written_seat, card, capture, matta_value), at in zip(moves, times, strict=False):
+    for index, (written_seat, card, capture, matta_value) in enumerate(moves):
         seat = to_move(game) if written_seat is None else written_seat
-        if seat is None or not _forward(last_at, at):
+        if seat is None:
             break
-        step = advance(game, seat, card, capture, matta_value)
-        if step is None or (capture and setup.cut_short(step.played) is not None):
+        advanced = advance(game, seat, card, capture, matta_value)
+        if advanced is None or (capture and cut_short(match_format, advanced.played)
+                                is not None):
             break
-        # evolve's _thought: a play spends its seat's time since the previous event.
-        bank[seat] += millis(at - last_at) if last_at is not None else 0
-        seen[seat] = at
-        game, last_at = step.after, at
-        version += len(step.events)
-        taken.append((PlayCard(seat, card, capture, matta_value), step.events))
+        bank[seat] += spent
+        spent = each
+        last_play[seat] = index
+        game = advanced.after
+        version += len(advanced.events)
+        taken.append((PlayCard(seat, card, capture, matta_value), advanced.events))
     if not taken:
         return PlaysRun(state, ())
-    after = _with(state, game=game, version=version, last_at=last_at, bank_used_ms=tuple(bank),
-                  last_action=tuple(seen))
-    return PlaysRun(after, tuple(taken))
+    return PlaysRun(_after_run(state, game, version, bank, last_play, first, step, len(taken)),
+                    tuple(taken))
+
+
+def _after_run(state: MatchState, game: Any, version: int, bank: list[int],
+               last_play: dict[int, int], first: datetime, step: timedelta,
+               plays: int) -> MatchState:
+    """The match state after the run's `plays`, rebuilt once."""
+    seen = list(state.last_action)
+    for seat, index in last_play.items():
+        seen[seat] = first + step * index
+    return _with(state, game=game, version=version, last_at=first + step * (plays - 1),
+                 bank_used_ms=tuple(bank), last_action=tuple(seen))
+
+
+_NO_TIME = timedelta(0)
 
 
 def _forward(last_at: datetime | None, at: datetime) -> bool:

@@ -73,31 +73,46 @@ _new_str = str.__new__
 
 def _tokens(groups: tuple[_Group, ...], found: re.Match[str], line: int,
             start: int) -> list[Token]:
-    """The tokens of a line, as lark's lexer makes them: `Token(type, value, at, line, column,
-    line, column + len(value), at + len(value))`, here without lark's checks of its arguments
-    (a third of the time). `start` is where the line starts (its column 1)."""
+    """The tokens of a line, as lark's lexer makes them (`_token`). `start` is where the line
+    starts (its column 1)."""
     tokens: list[Token] = []
     append = tokens.append
     for index, types, many in groups:
         value = found.group(index)
-        at = found.start(index)
-        if many:
-            if not value:
-                continue
-            words = value[1:].split(" ")
-            at += 1  # the space before
-        else:
-            words = [value]
-        cycle = len(types)
-        for count, word in enumerate(words):
-            column, size = at - start + 1, len(word)
-            made: Token = _new_str(Token, word)
-            made.type = types[count % cycle] if cycle > 1 else types[0]
-            made.value, made.start_pos, made.line, made.column = word, at, line, column
-            made.end_line, made.end_column, made.end_pos = line, column + size, at + size
-            append(made)
-            at += size + 1
+        if not many:
+            append(_token(types[0], value, found.start(index), line, start))
+        elif value:
+            at = found.start(index) + 1  # after the space before
+            cycle = len(types)
+            for count, word in enumerate(value[1:].split(" ")):
+                append(_token(types[count % cycle], word, at, line, start))
+                at += len(word) + 1
     return tokens
+
+
+def _token(kind: str, word: str, at: int, line: int, start: int) -> Token:
+    """`Token(kind, word, at, line, column, line, column + len(word), at + len(word))`, here
+    without lark's checks of its arguments (a third of the time)."""
+    made: Token = _new_str(Token, word)
+    column = at - start + 1
+    made.type = kind
+    made.value = word
+    made.start_pos = at
+    made.line = line
+    made.column = column
+    made.end_line = line
+    made.end_column = column + len(word)
+    made.end_pos = at + len(word)
+    return made
+
+
+def _plays_token(text: str, start: int, line: int, below: int, end: int) -> Token:
+    """`Token("PLAYS_LINE", text, start, line, 1, below, 1, end)`, made as `_tokens` makes
+    its tokens, without lark's checks of the arguments."""
+    made: Token = _new_str(Token, text)
+    made.type, made.value, made.start_pos, made.line = "PLAYS_LINE", text, start, line
+    made.column, made.end_line, made.end_column, made.end_pos = 1, below, 1, end
+    return made
 
 
 class LineReader:
@@ -145,8 +160,7 @@ class LineReader:
             after = found.end()
             below = line + text.count("\n", pos, after)
             if name == "PLAYS_LINE":  # from column 1; its _EOL ends with a newline
-                building.lines.append(Token("PLAYS_LINE", found.group(), pos, line, 1, below,
-                                            1, after))
+                building.lines.append(_plays_token(found.group(), pos, line, below, after))
             else:
                 assert name is not None
                 building.line(name, _tokens(groups[building.state][name], found, line, pos),

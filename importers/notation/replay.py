@@ -170,7 +170,9 @@ class _Replay(IncidentReplay):
             self.find("error", problem.check, problem.message, problem.pos)
 
     def seeded(self, smazzata: WrittenSmazzata, text: str) -> bool:
-        """The deal from the written seed, if every written card agrees with it."""
+        """The deal from the written seed, if every written card agrees with it: the commitment
+        and the deal are decided first, and the deal they give is the one compared, so the
+        shuffle is derived once (nothing is recorded unless every card agrees)."""
         try:
             seed = Seed.from_hex(text)
         except SeedError as error:
@@ -179,13 +181,35 @@ class _Replay(IncidentReplay):
         state = self.state
         if state.phase is not Phase.COMMIT or state.seating is None:
             return False    # the TranscribeDeal that follows reports why
-        dealt = [e for e in state.engine.deal(state.ruleset, state.seating, state.dealer,
-                                              state.smazzata, seed)
-                 if isinstance(e, SmazzataDealt)]
+        commit, deal = CommitSeed(seed.commitment()), DealSmazzata(seed)
+        commit_at, deal_at = self.at + ONE_STEP, self.at + 2 * ONE_STEP
+        committed = self.tried(state, commit, commit_at)
+        dealt = (committed if isinstance(committed, Refusal)
+                 else self.tried(committed[1], deal, deal_at))
+        if isinstance(committed, Refusal) or isinstance(dealt, Refusal):
+            return self.seeded_slowly(smazzata, seed)
+        if self.seed_problems(smazzata, dealt[0].events):
+            return False
+        self.accepted(commit, smazzata.pos, *committed, commit_at)
+        self.accepted(deal, smazzata.attempts[0].pos, *dealt, deal_at)
+        self.seed = seed
+        return True
+
+    def seed_problems(self, smazzata: WrittenSmazzata, events: tuple[MatchEvent, ...]) -> bool:
+        """Whether the written cards or dealer disagree with the seed's deal (reported)."""
+        dealt = [e for e in events if isinstance(e, SmazzataDealt)]
         problems = (*seed_problems(smazzata.attempts, dealt, smazzata.pos),
-                    *dealer_problems(smazzata, state.dealer))
+                    *dealer_problems(smazzata, self.state.dealer))
         self.problems(problems)
-        if problems:
+        return bool(problems)
+
+    def seeded_slowly(self, smazzata: WrittenSmazzata, seed: Seed) -> bool:
+        """`seeded` step by step, when the commitment or the deal is refused: the written cards
+        compared with the seed's deal first, then each command acted (the refusal reported)."""
+        state = self.state
+        assert state.seating is not None
+        if self.seed_problems(smazzata, state.engine.deal(state.ruleset, state.seating,
+                                                          state.dealer, state.smazzata, seed)):
             return False
         pos = smazzata.attempts[0].pos
         if self.act(CommitSeed(seed.commitment()), smazzata.pos) is None \
@@ -193,7 +217,6 @@ class _Replay(IncidentReplay):
             raise self.stop(pos)
         self.seed = seed
         return True
-
 
     def plays_run(self, moves: tuple[Move, ...], start: int) -> int:
         """The plays from `start` on that the rules accept as written, decided as one run
@@ -205,17 +228,24 @@ class _Replay(IncidentReplay):
             plays.append(move)
         if not plays:
             return 0
-        times = [self.at + ONE_STEP * (k + 1) for k in range(len(plays))]
         run = decide_plays(self.state, [(p.seat, p.card, tuple(sorted(p.capture)),
-                                         p.matta_value) for p in plays], times)
-        recorded, actions = self.recorded, self.actions
-        for play, (command, events), at in zip(plays, run.taken, times, strict=False):
+                                         p.matta_value) for p in plays],
+                           self.at + ONE_STEP, ONE_STEP)
+        if not run.taken:
+            return 0
+        recorded, actions, at = self.recorded, self.actions, self.at
+        line, envelope = self.last_envelope
+        for play, (command, events) in zip(plays, run.taken, strict=False):
+            at += ONE_STEP
             recorded.extend(events)
-            actions.append((command, at, self.envelope(play.pos)))
-            self.scopa_mark(play, events)
-        if run.taken:
-            self.state = run.state
-            self.at = times[len(run.taken) - 1]
+            if envelope is None or play.pos.line != line:
+                envelope = self.envelope(play.pos)
+                line = play.pos.line
+            actions.append((command, at, envelope))
+            played = events[0]
+            if type(played) is not CardPlayed or played.scopa != play.scopa:
+                self.scopa_mark(play, events)
+        self.state, self.at = run.state, at
         return len(run.taken)
 
     def move(self, move: Move) -> None:

@@ -12,9 +12,9 @@ from datetime import datetime, timedelta
 
 from domain.record.catalog import CATALOG
 from domain.record.commands import MatchCommand
-from domain.record.decide import Decided, decide_checked
+from domain.record.decide import Decided, decide_folded
 from domain.record.envelope import RecordedBy, importer
-from domain.record.match import MatchEvent, MatchState, evolve, initial
+from domain.record.match import MatchEvent, MatchState, initial
 from domain.shuffle import Seed
 from domain.text import said_of, say
 from importers.notation import setup
@@ -65,11 +65,18 @@ class ReplayCore:
                 step: timedelta = ONE_STEP) -> Decided | Refusal:
         """Decide `command` one `step` after the last action; fold it if accepted."""
         at = self.at + step
-        state = self.state
+        outcome = self.tried(self.state, command, at)
+        if isinstance(outcome, Refusal):
+            return outcome
+        decided, state = outcome
+        return self.accepted(command, pos, decided, state, at)
+
+    @staticmethod
+    def tried(state: MatchState, command: MatchCommand,
+              at: datetime) -> tuple[Decided, MatchState] | Refusal:
+        """`command` decided at `at` against `state` and folded into it, nothing recorded."""
         try:
-            decided = decide_checked(state, command, at)
-            for event in decided.events:
-                state = evolve(state, event, at)
+            decided, state = decide_folded(state, command, at)
         except ValueError as error:
             rule = getattr(error, "rule", "replay")
             message = getattr(error, "message", None) or said_of(error) or str(error)
@@ -78,6 +85,11 @@ class ReplayCore:
             # Written input the rules cannot even judge: reported, never a crash.
             return Refusal("replay", say("{kind}: {error}", kind=type(error).__name__,
                                          error=said_of(error) or str(error)))
+        return decided, state
+
+    def accepted(self, command: MatchCommand, pos: Pos, decided: Decided, state: MatchState,
+                 at: datetime) -> Decided:
+        """What `tried` gave, recorded: the state, the moment, the action, its notes."""
         self.recorded.extend(decided.events)
         self.state = state
         self.at = at

@@ -9,7 +9,7 @@ comparison over random records is tests/importers/notation/test_replay_runs.py.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 import pytest
 from hypothesis import given
@@ -25,6 +25,7 @@ from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.plays_run import decide_plays
 
 Recorded = list[tuple[MatchEvent, datetime]]
+ONE_SECOND = timedelta(seconds=1)
 
 
 def one_by_one(commands: list[tuple[MatchCommand, datetime]],
@@ -43,21 +44,37 @@ def one_by_one(commands: list[tuple[MatchCommand, datetime]],
     return state, recorded
 
 
+def evenly(stretch: list[tuple[PlayCard, datetime]]) -> list[tuple[PlayCard, datetime]]:
+    """The longest start of a stretch whose moments are evenly spaced, as decide_plays takes
+    them (the first moment and the step)."""
+    if len(stretch) < 2:
+        return stretch
+    step = stretch[1][1] - stretch[0][1]
+    kept = 2
+    while kept < len(stretch) and stretch[kept][1] - stretch[kept - 1][1] == step:
+        kept += 1
+    return stretch[:kept]
+
+
 def in_runs(commands: list[tuple[MatchCommand, datetime]]) -> tuple[MatchState, Recorded, int]:
-    """Each stretch of plays offered to decide_plays; what it leaves decided alone."""
+    """Each stretch of evenly spaced plays offered to decide_plays; what it leaves decided
+    alone."""
     recorded: Recorded = []
     state, taken, index = initial(CATALOG), 0, 0
     while index < len(commands):
-        stretch = []
+        stretch: list[tuple[PlayCard, datetime]] = []
         for command, at in commands[index:]:
             if type(command) is not PlayCard:
                 break
             stretch.append((command, at))
-        run = decide_plays(state, [(c.seat, c.card, c.capture, c.matta_value)
-                                   for c, _ in stretch], [at for _, at in stretch])
-        for (_, events), (_, at) in zip(run.taken, stretch, strict=False):
-            recorded.extend((event, at) for event in events)
-        state, taken, index = run.state, taken + len(run.taken), index + len(run.taken)
+        stretch = evenly(stretch)
+        if stretch:
+            step = stretch[1][1] - stretch[0][1] if len(stretch) > 1 else timedelta(seconds=1)
+            run = decide_plays(state, [(c.seat, c.card, c.capture, c.matta_value)
+                                       for c, _ in stretch], stretch[0][1], step)
+            for (_, events), (_, at) in zip(run.taken, stretch, strict=False):
+                recorded.extend((event, at) for event in events)
+            state, taken, index = run.state, taken + len(run.taken), index + len(run.taken)
         if index < len(commands):
             state, alone = one_by_one([commands[index]], state)
             recorded.extend(alone)
@@ -100,3 +117,23 @@ def test_changed_plays_are_refused_or_taken_alike(
     fast, fast_recorded, _ = in_runs(commands)
     assert fast_recorded == recorded
     assert fast == state
+
+
+@given(st.timedeltas(min_value=timedelta(0), max_value=timedelta(seconds=90)),
+       st.timedeltas(min_value=timedelta(0), max_value=timedelta(minutes=5)),
+       st.sampled_from([UTC, timezone(timedelta(hours=1)), timezone(timedelta(hours=-7))]))
+def test_the_clock_in_whole_milliseconds_reads_the_same(
+        demo_commands: list[tuple[MatchCommand, datetime]], step: timedelta, pause: timedelta,
+        zone: tzinfo) -> None:
+    """decide_plays keeps the clock in milliseconds inside a run: over any step (microseconds
+    included, zero too), a pause before the first play and a zone other than UTC, the thinking
+    time and the last moments read as evolve gives them play by play."""
+    commands, at = [], demo_commands[0][1]
+    for index, (command, _) in enumerate(demo_commands):
+        at = at + (pause if index == 2 else step if type(command) is PlayCard else ONE_SECOND)
+        commands.append((command, at.astimezone(zone)))
+    state, recorded = one_by_one(commands)
+    fast, fast_recorded, taken = in_runs(commands)
+    assert fast_recorded == recorded
+    assert fast == state
+    assert taken > 0

@@ -36,7 +36,7 @@ EXAMPLES = Path(__file__).parents[3] / "docs" / "examples"
 @contextmanager
 def runs_off() -> Iterator[None]:
     """Every play decided alone: the run takes nothing."""
-    def nothing(state: object, moves: object, times: object) -> PlaysRun:
+    def nothing(state: object, moves: object, first: object, step: object) -> PlaysRun:
         return PlaysRun(state, ())  # type: ignore[arg-type]
 
     with mock.patch.object(replay, "decide_plays", nothing):
@@ -93,6 +93,8 @@ def test_runs_change_nothing_on_recorded_matches(events: tuple[StoredEvent, ...]
 
 def test_runs_change_nothing_on_the_examples() -> None:
     for path in sorted(EXAMPLES.rglob("*.txt")):
+        if "tarocchi" in path.parts:
+            continue   # Tarocchi score sheets (importers/sheets), not the notation
         for match in read(path.read_text(encoding="utf-8"), path.name).matches:
             both_ways(match)
 
@@ -103,8 +105,8 @@ def test_the_runs_take_most_plays_of_a_clean_record(name: str) -> None:
     """What makes the comparisons above worth making: the runs do take the plays."""
     taken: list[int] = []
 
-    def counted(state: Any, moves: Any, times: Any) -> PlaysRun:
-        run = decide_plays(state, moves, times)
+    def counted(state: Any, moves: Any, first: Any, step: Any) -> PlaysRun:
+        run = decide_plays(state, moves, first, step)
         taken.append(len(run.taken))
         return run
 
