@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy import event as sql_event
 from sqlalchemy.orm import Session
 
 from domain.tarocchi.events import (
@@ -44,6 +45,7 @@ TAROCCHI_FOLDED = ("TarocchiTournamentCreated", "SeatingDrawn", "TurnSeated",
                    "PlayerLineWritten", "TableLineWritten", "PenaltyImposed", "SorteggioRevealed")
 """The stored types (projections.store.facts) of a Tarocchi tournament: each changes rows."""
 _STATES = "tarocchi-states"
+_DIRTY = "tarocchi-standings-due"
 
 
 def _text(value: Any) -> str:
@@ -66,12 +68,25 @@ def _advance(session: Session, at: At, event: TarocchiEvent) -> tuple[TarocchiSt
 
 
 def _restand(session: Session, at: At, state: TarocchiState) -> None:
+    """The standings of `at.stream` are due before the transaction commits."""
+    session.info.setdefault(_DIRTY, set()).add(at.stream)
+
+
+@sql_event.listens_for(Session, "before_commit")
+def _standings_due(session: Session) -> None:
+    due: set[str] | None = session.info.pop(_DIRTY, None)
+    states: dict[str, TarocchiState] = session.info.get(_STATES, {})
+    for stream in sorted(due or ()):
+        _write_standings(session, stream, states[stream])
+
+
+def _write_standings(session: Session, stream: str, state: TarocchiState) -> None:
     """The standings after each seated turn, row by row (a row changes only if it differs)."""
     for turn in range(1, len(state.turns) + 1):
         for line in standings(state, turn):
-            key = (at.stream, turn, line.number)
+            key = (stream, turn, line.number)
             row = row_of(session, TarocchiClassifica, key) or new_row(
-                session, key, TarocchiClassifica(stream=at.stream, turn=turn,
+                session, key, TarocchiClassifica(stream=stream, turn=turn,
                                                  number=line.number))
             row.rank, row.name, row.points = line.rank, line.name, line.points
             row.plus, row.minus, row.difference = line.plus, line.minus, line.difference
