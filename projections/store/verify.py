@@ -21,10 +21,10 @@ from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.record.audit import Audit, Severity, audit
-from domain.record.clock import ClockError, parse_stamp
+from domain.record.clock import ClockError
 from domain.record.envelope import EnvelopeError, RecordedBy
 from domain.record.events import (
     ArbiterKeyRegistered,
@@ -49,6 +49,14 @@ from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
+from projections.store.verify_fast import (
+    envelope_decoded,
+    envelope_key,
+    envelope_known,
+    keeper,
+    parsed_once,
+    stamp,
+)
 from projections.store.verify_seeds import redecide, seed_problems
 from projections.store.verify_tarocchi import audit_tarocchi
 
@@ -127,7 +135,8 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
     stored = store.stored(stream)
-    problems = list(check_structure(stream, stored, head))
+    parsed = parsed_once()
+    problems = list(check_structure(stream, stored, head, keeper(parsed)))
     if not stored:
         return Verdict(stream, "?", 0,
                        tuple(problems) or (Problem(None, "stream", say("no events")),))
@@ -138,7 +147,8 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                        say("rules not checked: the stored record is broken"), category,
                        head=last)
     try:
-        decoded = [_decode(store, s) for s in stored]
+        mapper = None if parsed is None else parsed.mapper()
+        decoded = [_decode(store, s, mapper) for s in stored]
     except _Broken as broken:
         return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,),
                        category=category, head=last)
@@ -174,8 +184,10 @@ def _envelope_kind(row: StoredEvent) -> str | None:
     return envelope.get("kind") if isinstance(envelope, dict) else None
 
 
-def check_structure(stream: UUID, stored: Sequence[StoredEvent],
-                    head: Head | None) -> Iterable[Problem]:
+def check_structure(stream: UUID, stored: Sequence[StoredEvent], head: Head | None,
+                    keep: Callable[[bytes, dict[str, Any]], None] | None = None
+                    ) -> Iterable[Problem]:
+    """`keep(state, record)`: each record parsed, for decoding (verify_fast.py)."""
     previous_hash, previous_at = GENESIS, None
     for position, row in enumerate(stored, start=1):
         if row.originator_version != position:
@@ -186,6 +198,8 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent],
     enveloped: bool | None = None
     for row in stored:
         record, found = _record(stream, row)
+        if record is not None and keep is not None:
+            keep(row.state, record)
         if record is not None:
             enveloped = _same_envelope(row.originator_version, record, enveloped, found)
         yield from found
@@ -278,17 +292,21 @@ def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
 def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
     if ENVELOPE not in record:
         return []
+    key = envelope_key(record[ENVELOPE])
+    if envelope_known(key):
+        return []
     try:
         decode(RecordedBy, record[ENVELOPE], f"event {version} {ENVELOPE}")
     except (CodecError, EnvelopeError) as error:
         return [Problem(version, "envelope", _message(error))]
+    envelope_decoded(key)
     return []
 
 
 def _timestamp(version: int, record: dict[str, Any],
                previous: datetime | None) -> tuple[datetime | None, list[Problem]]:
     try:
-        at = parse_stamp(record["timestamp"])
+        at = stamp(record["timestamp"])
     except ClockError as error:
         return None, [Problem(version, "clock", _message(error))]
     if previous is not None and at < previous:
@@ -307,14 +325,15 @@ class _Broken(Exception):
         self.problem = problem
 
 
-def _decode(store: MatchStore, row: StoredEvent) -> tuple[object, datetime]:
+def _decode(store: MatchStore, row: StoredEvent,
+            mapper: Mapper[UUID] | None = None) -> tuple[object, datetime]:
     try:
-        fact = cast(StoredFact, store.mapper.to_domain_event(row))
+        fact = cast(StoredFact, (mapper or store.mapper).to_domain_event(row))
         fact_class = FACT_NAMED[fact.type]
         if fact.type != type(fact).__name__ or fact_class.class_version < 1:
             raise ValueError(say("type {type} stored as {stored}", type=fact.type,
                                  stored=type(fact).__name__))
-        return fact.to_domain(), parse_stamp(fact.timestamp)
+        return fact.to_domain(), stamp(fact.timestamp)
     except Exception as error:  # any decoding failure is a finding about this event
         raise _Broken(Problem(row.originator_version, "decode", _message(error))) from None
 

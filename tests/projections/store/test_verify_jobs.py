@@ -4,26 +4,17 @@ of the tamperings verify must catch (tests/projections/store/tampering.py)."""
 
 from __future__ import annotations
 
-import random
-
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from projections.store.app import MatchStore
 from projections.store.verify import verify_store
 from projections.store.verify_jobs import jobs_wanted, verify_parallel
 from tests.projections.conftest import Backend
-from tests.projections.store.tampering import TAMPERINGS, Tamperer
-from tests.projections.store.test_tamper import GAMES, build
+from tests.projections.store.tampering import TAMPERINGS
+from tests.projections.store.test_verify_fast import SLOW_EXAMPLES, games_store, tampered
 
-
-@pytest.fixture
-def games_store(backend: Backend) -> MatchStore:
-    app = MatchStore(url=backend.url, catalog=GAMES)
-    build(app)
-    yield app  # type: ignore[misc]
-    app.close()
+__all__ = ["games_store"]   # the fixture, shared
 
 
 def test_every_core_is_zero_jobs() -> None:
@@ -51,24 +42,12 @@ def test_workers_give_the_verdicts_of_one_process(games_store: MatchStore,
     assert total == 7 and done[-1] == 7 and done == sorted(done)
 
 
-@settings(max_examples=max(3, settings().max_examples // 10),
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@SLOW_EXAMPLES
 @given(case=st.integers(0, len(TAMPERINGS) - 1), seed=st.integers(0, 2**32 - 1),
        jobs=st.integers(2, 3))
 def test_a_tampered_store_gets_the_same_findings_with_workers(
         games_store: MatchStore, backend: Backend, case: int, seed: int, jobs: int) -> None:
-    tamperer = Tamperer.open(backend)
-    rows = tamperer.rows()
-    heads = {r[1]: tamperer.head(r[1]) for r in rows}
-    stream = None
-    try:
-        with tamperer.batch():
-            stream, _ = TAMPERINGS[case](tamperer, random.Random(seed), rows)
+    with tampered(backend, case, seed) as stream:
         alone = verify_store(games_store)
         assert stream in [v.stream for v in alone if not v.ok]
         assert verify_parallel(backend.url, jobs, store=games_store) == alone
-    finally:
-        if stream is not None:
-            with tamperer.batch():
-                tamperer.restore(stream, [r for r in rows if r[1] == stream], heads[stream])
-        tamperer.conn.close()

@@ -1,0 +1,106 @@
+"""The fast path of `verbale verify` (issue 13): work verify did twice, done once, and nothing
+it checks taken on trust.
+
+- The stored JSON is parsed once: the record the structure check parsed from a row's bytes (the
+  same `json.loads` of the same bytes) is what the row's event is decoded from, through the
+  store's own mapper and upcasters. Nothing else reads that record after the structure check.
+- A timestamp's text is parsed once per distinct text (the events of one action share theirs):
+  `parse_stamp` is a pure function of the text; a text that fails is parsed again each time, so
+  every failure is still reported where it is.
+- An envelope (`recorded_by`) is decoded once per distinct content that decodes; a content that
+  does not is decoded at each event, its message naming that event.
+
+`exact()` turns the fast path off for its block: the tests compare verify's findings with and
+without it (tests/projections/store/test_verify_fast.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from eventsourcing.persistence import Mapper
+
+from domain.record.clock import parse_stamp
+from projections.store.app import CanonicalTranscoder, ChainMapper
+
+_fast = [True]
+
+
+@contextmanager
+def exact() -> Iterator[None]:
+    """verify without the fast path, within the block (for the tests that compare both)."""
+    _fast.append(False)
+    try:
+        yield
+    finally:
+        _fast.pop()
+
+
+def enabled() -> bool:
+    return _fast[-1]
+
+
+class ParsedOnce(CanonicalTranscoder):
+    """The transcoder of one stream's decoding: a row whose record was parsed already is not
+    parsed again."""
+
+    def __init__(self) -> None:
+        self.ready: dict[bytes, Any] = {}
+
+    def keep(self, state: bytes, record: dict[str, Any]) -> None:
+        self.ready[state] = record
+
+    def decode(self, data: bytes) -> Any:
+        record = self.ready.pop(data, None)
+        return super().decode(data) if record is None else record
+
+    def mapper(self) -> Mapper[Any]:
+        return ChainMapper(transcoder=self)
+
+
+def parsed_once() -> ParsedOnce | None:
+    """A stream's shared parse, or None when the fast path is off."""
+    return ParsedOnce() if enabled() else None
+
+
+def keeper(parsed: ParsedOnce | None) -> Callable[[bytes, dict[str, Any]], None] | None:
+    return None if parsed is None else parsed.keep
+
+
+@lru_cache(maxsize=4096)
+def _stamp(text: str) -> datetime:
+    return parse_stamp(text)
+
+
+def stamp(text: Any) -> datetime:
+    """parse_stamp, each distinct text parsed once (failures are not kept: parsed each time)."""
+    if enabled() and type(text) is str:
+        return _stamp(text)
+    return parse_stamp(text)
+
+
+_ENVELOPES: set[tuple[tuple[str, type, object], ...]] = set()
+_SCALARS = (str, int, bool, type(None))
+
+
+def envelope_key(envelope: object) -> tuple[tuple[str, type, object], ...] | None:
+    """The content of an envelope as a key (each value with its type: 1 is not True), or None
+    when it cannot be one (not an object of scalars) or the fast path is off."""
+    if not enabled() or type(envelope) is not dict or \
+            not all(type(v) in _SCALARS for v in envelope.values()):
+        return None
+    return tuple(sorted((k, type(v), v) for k, v in envelope.items()))
+
+
+def envelope_known(key: tuple[tuple[str, type, object], ...] | None) -> bool:
+    """This content decoded before."""
+    return key is not None and key in _ENVELOPES
+
+
+def envelope_decoded(key: tuple[tuple[str, type, object], ...] | None) -> None:
+    if key is not None and len(_ENVELOPES) < 4096:
+        _ENVELOPES.add(key)
