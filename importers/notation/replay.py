@@ -178,12 +178,16 @@ class _Replay(IncidentReplay):
         except SeedError as error:
             self.find("error", "seed", said_of(error) or str(error), smazzata.pos)
             return False
-        state = self.state
-        if state.phase is not Phase.COMMIT or state.seating is None:
+        if self.state.phase is not Phase.COMMIT or self.state.seating is None:
             return False    # the TranscribeDeal that follows reports why
+        return self.seeded_at_once(smazzata, seed)
+
+    def seeded_at_once(self, smazzata: WrittenSmazzata, seed: Seed) -> bool:
+        """`seeded_slowly`, with the deal derived once (tests/importers/notation/
+        test_replay_runs.py compares the two)."""
         commit, deal = CommitSeed(seed.commitment()), DealSmazzata(seed)
         commit_at, deal_at = self.at + ONE_STEP, self.at + 2 * ONE_STEP
-        committed = self.tried(state, commit, commit_at)
+        committed = self.tried(self.state, commit, commit_at)
         dealt = (committed if isinstance(committed, Refusal)
                  else self.tried(committed[1], deal, deal_at))
         if isinstance(committed, Refusal) or isinstance(dealt, Refusal):

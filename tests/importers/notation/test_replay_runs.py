@@ -10,8 +10,8 @@ changed at random into plays the rules may refuse (another card, another capture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -43,10 +43,19 @@ def runs_off() -> Iterator[None]:
         yield
 
 
-def both_ways(match: WrittenMatch) -> None:
+@contextmanager
+def seeds_slowly() -> Iterator[None]:
+    """Each deal from a written seed compared and acted step by step (`seeded_slowly`): the
+    seed's deal derived by the replay, then again by DealSmazzata."""
+    with mock.patch.object(replay._Replay, "seeded_at_once", replay._Replay.seeded_slowly):
+        yield
+
+
+def both_ways(match: WrittenMatch,
+              slowly: Callable[[], AbstractContextManager[None]] = runs_off) -> None:
     fast = replay._Replay(match, "runs")
     fast.run()
-    with runs_off():
+    with slowly():
         slow = replay._Replay(match, "runs")
         slow.run()
     assert fast.validation(1) == slow.validation(1)
@@ -91,12 +100,39 @@ def test_runs_change_nothing_on_recorded_matches(events: tuple[StoredEvent, ...]
     both_ways(data.draw(changed_plays(match)))
 
 
+@st.composite
+def changed_seeds(draw: st.DrawFn, match: WrittenMatch) -> WrittenMatch:
+    """Some smazzate's Seed or Dealer lines changed: another seed (whose deal is not the written
+    one), a seed that is no seed, another dealer."""
+    smazzate = list(match.smazzate)
+    for _ in range(draw(st.integers(0, 2))):
+        if not smazzate:
+            break
+        at = draw(st.integers(0, len(smazzate) - 1))
+        smazzate[at] = draw(st.one_of(
+            st.builds(replace, st.just(smazzate[at]),
+                      seed=st.binary(min_size=32, max_size=32).map(bytes.hex)),
+            st.builds(replace, st.just(smazzate[at]), seed=st.sampled_from(["00", "zz" * 32])),
+            st.builds(replace, st.just(smazzate[at]), dealer=st.integers(0, 3))))
+    return replace(match, smazzate=tuple(smazzate))
+
+
+@given(stored_matches(), st.data())
+def test_a_seeded_deal_derived_once_changes_nothing(events: tuple[StoredEvent, ...],
+                                                    data: st.DataObject) -> None:
+    match = data.draw(changed_seeds(written_from_events(events)))
+    if data.draw(st.booleans()):
+        match = data.draw(changed_plays(match))
+    both_ways(match, seeds_slowly)
+
+
 def test_runs_change_nothing_on_the_examples() -> None:
     for path in sorted(EXAMPLES.rglob("*.txt")):
         if "tarocchi" in path.parts:
             continue   # Tarocchi score sheets (importers/sheets), not the notation
         for match in read(path.read_text(encoding="utf-8"), path.name).matches:
             both_ways(match)
+            both_ways(match, seeds_slowly)
 
 
 @pytest.mark.parametrize("name", ["cirulla-2p-torneo.txt", "cirulla-4p-coppie.txt",
@@ -116,3 +152,16 @@ def test_the_runs_take_most_plays_of_a_clean_record(name: str) -> None:
         assert replay.validate(match, "runs").actions is not None
     plays = sum(isinstance(m, WrittenPlay) for s in match.smazzate for m in s.moves)
     assert sum(taken) >= 0.7 * plays, (sum(taken), plays)
+
+
+def test_a_seed_that_does_not_give_the_written_deal_is_reported_alike() -> None:
+    """What makes the seed comparison above worth making: a seed whose deal is not the written
+    one is found either way (and the deal is then taken as written)."""
+    path = EXAMPLES / "cirulla-2p-torneo.txt"
+    (match, *_) = read(path.read_text(encoding="utf-8"), path.name).matches
+    first, *rest = match.smazzate
+    assert first.seed is not None
+    wrong = replace(match, smazzate=(replace(first, seed=bytes(32).hex()), *rest))
+    both_ways(wrong, seeds_slowly)
+    checks = {f.check for f in replay.validate(wrong, "runs").report.findings}
+    assert "seed" in checks
