@@ -55,9 +55,10 @@ def test_the_tournament_page_in_a_browser(page: Page, tournament_site: tuple[str
     failed: list[str] = []
     page.on("response", lambda response: failed.append(response.url)
             if response.status >= 400 and not response.url.endswith("/favicon.ico") else None)
-    page.goto(f"{base}/tournaments?lang=it")
+    page.goto(f"{base}/tournaments?lang=en")
     page.click("#tournament-list a")
     assert page.url.endswith(f"/tournaments/{stream}")
+    page.goto(f"{base}/tournaments/{stream}?lang=en")
     assert page.inner_text("#tournament-name") == "Torneo di Caltagirone"
     final = page.locator("#standings-table-4 tbody tr")
     assert final.count() == 12
