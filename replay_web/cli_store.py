@@ -74,7 +74,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
     except SeedError as error:
         raise click.BadParameter(translate_error(error), param_hint="--seed") from None
     declared = None if vp_table_file is None else declared_for_both_games(vp_table_file)
-    demos = demo_set(seed, count)
+    demos = demo_set(seed, count, tournaments=True)   # seeded by the tournaments' sessions
     if not into_store:
         for demo in demos:
             click.echo(_line(None, demo, _play_only(demo)))

@@ -107,17 +107,25 @@ def demo_formats() -> list[tuple[str, MatchFormat, Ruleset | None]]:
     return formats
 
 
-def demo_set(seed: Seed, count: int | None = None) -> list[DemoMatch]:
-    """One match per format and table size (2, then 4 players), or `count` going round them."""
+def demo_set(seed: Seed, count: int | None = None, *,
+             tournaments: bool = False) -> list[DemoMatch]:
+    """One match per format and table size (2, then 4 players), or `count` going round them.
+    `tournaments`: each match seed is its table's in the session of its round of the demo
+    tournament of its game (demo_seeds.py), as `verbale simulate matches` plays them; else
+    SHA-256("verbale/demo-v1" 00 || seed || BE32(index)), the set the tests pick from."""
     kinds = [(g, f, r, p) for g, f, r in demo_formats() for p in (2, 4)]
     total = len(kinds) if count is None else count
-    return [_demo(seed, index, *kinds[index % len(kinds)]) for index in range(total)]
+    return [_demo(seed, index, *kinds[index % len(kinds)], tournaments)
+            for index in range(total)]
 
 
 def _demo(seed: Seed, index: int, game: str, fmt: MatchFormat, ruleset: Ruleset | None,
-          players: int) -> DemoMatch:
-    # The seed its table gets in its round's session of the demo tournament (demo_seeds.py).
-    match_seed = demo_match_seed(seed, game, index)
+          players: int, tournaments: bool = False) -> DemoMatch:
+    if tournaments:   # the seed its table gets in its round's session (demo_seeds.py)
+        match_seed = demo_match_seed(seed, game, index)
+    else:
+        match_seed = Seed(hashlib.sha256(b"verbale/demo-v1\x00" + seed.value
+                                         + index.to_bytes(4, "big")).digest())
     names = tuple(NAMES[(index + k) % len(NAMES)] for k in range(players))
     return seeded_match(game, fmt, ruleset, names, match_seed, _visibility(index, players),
                         _incidents(index))

@@ -24,6 +24,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 
 from domain.record.demo import demo_set, play_demo
+from domain.record.demo_seeds import demo_place
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from replay_web import cli_store
@@ -33,6 +34,8 @@ from tests.verbale_cli import run
 WRITER = "from replay_web.cli import main; main()"
 SEED = "5eed000000000000000000000000c0de"
 COUNT = 12
+CTRL_C_SEED = "5eed000000000000000000000000c0e4"
+"""A demo set whose third match plays two smazzate: a deal to stop before in its second half."""
 RESUMED = re.compile(r"^resumed match (\S+) left open by an interrupted run$", re.MULTILINE)
 
 
@@ -47,10 +50,14 @@ def _events(backend: Backend) -> int:
 
 
 def _total_events(seed: str, count: int) -> int:
-    """Every event the whole run records: its matches, and the two tournaments' events."""
-    demos = demo_set(Seed.from_hex(seed), count)
+    """Every event the whole run records: its matches, and the two tournaments' events (each
+    created and committed to its seeds, its matches scheduled, the rounds played revealed)."""
+    demos = demo_set(Seed.from_hex(seed), count, tournaments=True)
     matches = sum(len(play_demo(demo, cli_store.START)[0]) for demo in demos)
-    return matches + 2 + count
+    rounds = {(demo.setup.game, demo_place(index)[0]) for index, demo in enumerate(demos)}
+    signed = any(demo.incidents.ruling_after is not None for demo in demos)
+    # ... and the demo arbiter's key, registered at the first ruling it signs.
+    return matches + 2 + 2 + count + len(rounds) + (1 if signed else 0)
 
 
 def _writer(backend: Backend) -> subprocess.Popen[bytes]:
@@ -117,7 +124,8 @@ def test_interrupted_runs_then_a_complete_one_leave_every_match_finished(
     code, out = run("verify", "--database", backend.url)
     assert code == 0, out
     summary = out.splitlines()[-1]
-    assert summary.startswith(f"{COUNT + 2} streams (2 tournaments, {COUNT} matches), "
+    # The tournaments, the matches and the demo arbiter's keys (signed rulings).
+    assert summary.startswith(f"{COUNT + 3} streams (2 tournaments, {COUNT} matches), "
                               f"{total} events: {COUNT} finished ok, 0 in progress, 0 failed")
 
 
@@ -161,7 +169,7 @@ def test_ctrl_c_mid_match_then_the_next_run_resumes_it_exactly(
 
     with monkeypatch.context() as patched:
         patched.setattr(MatchStore, "execute", counted)
-        code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", SEED,
+        code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", CTRL_C_SEED,
                         "--database", clean)
     assert code == 0, out
     third = UUID(out.splitlines()[2].split()[0])
@@ -171,7 +179,7 @@ def test_ctrl_c_mid_match_then_the_next_run_resumes_it_exactly(
 
     with monkeypatch.context() as patched:
         _stopping_after(stop, patched)
-        code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", SEED,
+        code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", CTRL_C_SEED,
                         "--database", backend.url)
     assert code == 130 and out.strip().endswith("verbale: interrupted"), out
     code, out = run("verify", "--database", backend.url)
@@ -185,11 +193,11 @@ def test_ctrl_c_mid_match_then_the_next_run_resumes_it_exactly(
     assert re.search(r"^      commitment to the match seed: [0-9a-f]{64}$", out, re.MULTILINE)
     assert not re.search(r"^\s*(match )?seed", out, re.MULTILINE), out
 
-    code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", SEED,
+    code, out = run("simulate", "matches", "--store", "--count", "4", "--seed", CTRL_C_SEED,
                     "--database", backend.url)
     assert code == 0, out
     assert RESUMED.findall(out) == [str(third)], out
-    _, again = run("simulate", "matches", "--store", "--count", "4", "--seed", SEED,
+    _, again = run("simulate", "matches", "--store", "--count", "4", "--seed", CTRL_C_SEED,
                    "--database", clean)
     assert [line for line in out.splitlines() if not RESUMED.match(line)] == again.splitlines()
     assert _heads(backend.url) == _heads(clean)
@@ -207,7 +215,7 @@ def test_a_match_scheduled_but_never_created_fails_verify_and_the_next_run_creat
     store = MatchStore(url=backend.url)
     try:
         tournaments = cli_store._tournaments(store, seed)
-        first = demo_set(seed, 1)[0]
+        first = demo_set(seed, 1, tournaments=True)[0]
         match = uuid5(NAMESPACE_URL, f"verbale:demo:{first.match_seed.hex}")
         tournament = tournaments[first.setup.game].stream
         store.schedule(tournament, ScheduleMatch(1, 1, str(match)), cli_store.START,
@@ -296,7 +304,7 @@ def test_ctrl_c_inside_the_schedule_and_create_transaction_stores_neither(
     from projections.store.recorders import ChainedSQLiteRecorder
     from projections.store.recorders_postgres import ChainedPostgresRecorder
     seed = Seed.from_hex(SEED)
-    demo = demo_set(seed, 1)[0]
+    demo = demo_set(seed, 1, tournaments=True)[0]
     match = uuid5(NAMESPACE_URL, f"verbale:demo:{demo.match_seed.hex}")
     store = MatchStore(url=backend.url)
     try:

@@ -51,7 +51,7 @@ def recorded(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend
             assert result.exit_code == 0, result.output
         store = MatchStore(url=backend.url)
         try:
-            first_seed = demo_set(Seed.from_hex(SEED), 1)[0].match_seed
+            first_seed = demo_set(Seed.from_hex(SEED), 1, tournaments=True)[0].match_seed
             first = uuid5(NAMESPACE_URL, f"verbale:demo:{first_seed.hex}")
             store.execute(first, RULING, AT, RecordedBy("arbiter", "Rossi"))
             transcribed = uuid4()
