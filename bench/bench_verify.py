@@ -11,9 +11,12 @@ alternating run by run:
   (a) raw decode: every stream read through the store's own read path and every event decoded
       (mapper, upcasters, to_domain, timestamp): no hashing, no rules;
   (b) verify of the whole store, as `verbale verify` runs it (--jobs 1, in this process);
-  (c) verify --jobs J (worker processes), when J > 1.
-Medians of R runs; events per second, and per core (the rate divided by the cores used); the
-ratio of verify to raw decode. --profile prints where verify spends its time (cProfile).
+  (c) the same without its fast path (projections/store/verify_fast.py's `exact`);
+  (d) verify --jobs J (worker processes), when J > 1.
+Medians of R runs: events per wall-clock second, and per CPU second of this process (events per
+second per core, what a shared, loaded machine still measures); the ratio of verify to raw
+decode per CPU second; for --jobs, the wall-clock rate and its speed-up over --jobs 1.
+--profile prints where verify spends its time (cProfile).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from domain.record.catalog import CATALOG
 from domain.record.clock import parse_stamp
 from projections.store.app import MatchStore
 from projections.store.verify import verify_store
+from projections.store.verify_fast import exact
 from projections.store.verify_jobs import verify_parallel
 
 DATA = Path(__file__).parent / ".data"
@@ -116,6 +120,12 @@ def verify_once(store: MatchStore) -> int:
     return sum(v.events for v in verdicts)
 
 
+def verify_exact(store: MatchStore) -> int:
+    """verify without its fast path (projections/store/verify_fast.py)."""
+    with exact():
+        return verify_once(store)
+
+
 def timed(action: Callable[[], int]) -> tuple[int, float, float]:
     """The events, the wall-clock seconds and this process's CPU seconds of `action`."""
     start, cpu = time.perf_counter(), time.process_time()
@@ -126,10 +136,12 @@ def timed(action: Callable[[], int]) -> tuple[int, float, float]:
 def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
     store = MatchStore(url=url, catalog=CATALOG, read_only=True)
     cases: dict[str, Callable[[], int]] = {"decode": lambda: raw_decode(store),
-                                           "verify": lambda: verify_once(store)}
+                                           "verify": lambda: verify_once(store),
+                                           "exact": lambda: verify_exact(store)}
     if jobs > 1:
         cases["jobs"] = lambda: sum(v.events for v in verify_parallel(url, jobs))
-    rates: dict[str, list[float]] = {case: [] for case in [*cases, "decode_cpu", "verify_cpu"]}
+    rates: dict[str, list[float]] = {case: [] for case in
+                                     [*cases, "decode_cpu", "verify_cpu", "exact_cpu"]}
     ratios: list[float] = []
     events = 0
     try:
@@ -139,13 +151,15 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
                 rates[case].append(events / seconds)
                 if case != "jobs":
                     rates[f"{case}_cpu"].append(events / cpu)
-            ratios.append(rates["verify"][-1] / rates["decode"][-1])
+            ratios.append(rates["verify_cpu"][-1] / rates["decode_cpu"][-1])
             print(f"  {name} run {run + 1}: " + ", ".join(
                 f"{case} {r[-1]:,.0f} ev/s" for case, r in rates.items()), flush=True)
     finally:
         store.close()
     found = {case: statistics.median(r) for case, r in rates.items()}
     found["ratio"] = statistics.median(ratios)
+    found["fast"] = statistics.median(v / e for v, e in zip(rates["verify_cpu"],
+                                                            rates["exact_cpu"], strict=True))
     found["events"] = float(events)
     return found
 
@@ -169,7 +183,9 @@ def report(name: str, r: dict[str, float], jobs: int) -> None:
     print(f"  raw decode          : {r['decode']:>9,.0f} ev/s  (per CPU second "
           f"{r['decode_cpu']:,.0f})")
     print(f"  verify --jobs 1     : {r['verify']:>9,.0f} ev/s  (per CPU second "
-          f"{r['verify_cpu']:,.0f}); verify / raw decode {r['ratio']:.1%}")
+          f"{r['verify_cpu']:,.0f}); verify / raw decode, CPU {r['ratio']:.1%}")
+    print(f"  verify, no fast path: {r['exact']:>9,.0f} ev/s  (per CPU second "
+          f"{r['exact_cpu']:,.0f}); fast path x{r['fast']:.2f} (median of the runs' ratios)")
     if "jobs" in r:
         print(f"  verify --jobs {jobs:<5} : {r['jobs']:>9,.0f} ev/s  (per core "
               f"{r['jobs'] / jobs:,.0f}; x{r['jobs'] / r['verify']:.2f} of --jobs 1)")

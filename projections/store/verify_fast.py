@@ -83,24 +83,25 @@ def stamp(text: Any) -> datetime:
     return parse_stamp(text)
 
 
-_ENVELOPES: set[tuple[tuple[str, type, object], ...]] = set()
-_SCALARS = (str, int, bool, type(None))
+EnvelopeKey = tuple[tuple[str, str | None], ...]
+_ENVELOPES: set[EnvelopeKey] = set()
+_TEXT = {str, type(None)}
 
 
-def envelope_key(envelope: object) -> tuple[tuple[str, type, object], ...] | None:
-    """The content of an envelope as a key (each value with its type: 1 is not True), or None
-    when it cannot be one (not an object of scalars) or the fast path is off."""
-    if not enabled() or type(envelope) is not dict or \
-            not all(type(v) in _SCALARS for v in envelope.values()):
+def envelope_key(envelope: object) -> EnvelopeKey | None:
+    """The content of an envelope as a key, its fields in their stored order, or None when it
+    is not an object of strings and nulls only (no other value is remembered: 1 and True would
+    be one key) or the fast path is off."""
+    if not enabled() or type(envelope) is not dict or set(map(type, envelope.values())) - _TEXT:
         return None
-    return tuple(sorted((k, type(v), v) for k, v in envelope.items()))
+    return tuple(envelope.items())
 
 
-def envelope_known(key: tuple[tuple[str, type, object], ...] | None) -> bool:
+def envelope_known(key: EnvelopeKey | None) -> bool:
     """This content decoded before."""
     return key is not None and key in _ENVELOPES
 
 
-def envelope_decoded(key: tuple[tuple[str, type, object], ...] | None) -> None:
+def envelope_decoded(key: EnvelopeKey | None) -> None:
     if key is not None and len(_ENVELOPES) < 4096:
         _ENVELOPES.add(key)
