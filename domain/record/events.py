@@ -191,6 +191,16 @@ class Abandoned:
 
 
 @dataclass(frozen=True, slots=True)
+class RulingSignature:
+    """An arbiter's Ed25519 signature of a ruling (docs/events.md, RulingRecorded): `key`, the
+    id of the arbiter's registered key (SHA-256 of its raw public key, hex), and `value`, the
+    64-byte signature, hex. The domain only carries it: signing and checking happen outside."""
+
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class RulingRecorded:
     """An arbiter's decision. `kind` is 'adjust-score' (add `adjustment` per side) or
     'annul-smazzata' (smazzata `smazzata` no longer counts). It never edits an earlier event:
@@ -202,6 +212,7 @@ class RulingRecorded:
     smazzata: int | None
     adjustment: tuple[int, int]
     refers_to: int | None
+    signature: RulingSignature | None = None   # class_version 2; None: nobody signed it
 
 
 ENDINGS = ("target", "smazzate", "points", "cappotto", "vinco subito", "spareggio",
@@ -268,6 +279,27 @@ class MatchScheduled:
 
 
 @dataclass(frozen=True, slots=True)
+class ArbiterKeyRegistered:
+    """Arbiter `arbiter`'s Ed25519 public key (`public_key`, 32 bytes hex; `key` its id, the
+    SHA-256 of those bytes, hex): from now on a ruling of theirs signed by it is theirs. In the
+    arbiter's own keys stream (domain/record/arbiter_keys.py)."""
+
+    arbiter: str
+    key: str
+    public_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArbiterKeyRevoked:
+    """Arbiter `arbiter`'s key `key` signs nothing from now on (`reason`: why, e.g. the arbiter
+    was removed or given a new key); what it signed before stays signed."""
+
+    arbiter: str
+    key: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentSeedsCommitted:
     """The tournament's one seed commitment, recorded before any match is scheduled
     (docs/shuffle.md, "Tournament seed commitment"): `root`, the Merkle root (RFC 6962, hex)
@@ -300,3 +332,4 @@ MatchFact = (MatchCreated | SeedCommitted | SeedContributed | SeedRevealed | Tim
              | Abandoned | RulingRecorded | MatchEnded | MatchSeedRevealed | IrregularityNoted)
 TournamentFact = (TournamentCreated | MatchScheduled | TournamentSeedsCommitted
                   | SessionSeedRevealed)
+KeyFact = ArbiterKeyRegistered | ArbiterKeyRevoked
