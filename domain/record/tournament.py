@@ -89,6 +89,10 @@ def decide_schedule(state: TournamentState,
         raise TournamentRefused("tournament", say(
             "round {round}: the tournament committed the seeds of {sessions} rounds only",
             round=command.round, sessions=state.seeds.sessions))
+    if command.round in state.revealed:
+        raise TournamentRefused("tournament", say(
+            "round {round}: its session is revealed, so its seeds are public: no match is "
+            "scheduled in it any more", round=command.round))
     if command.match in state.places.values():
         raise TournamentRefused("tournament", say("match {match} is already scheduled",
                                                   match=command.match))

@@ -48,7 +48,8 @@ def committed_tournament(director: SessionSecrets) -> TournamentState:
     return state
 
 
-@given(director=secrets, pick=st.integers(0, 10**6), public=st.text(min_size=1))
+@given(director=secrets, pick=st.integers(0, 10**6),
+       public=st.text(min_size=1).filter(str.strip))
 def test_any_session_revealed_alone_checks_against_the_root(
         director: SessionSecrets, pick: int, public: str) -> None:
     session = pick % len(director.secrets) + 1
@@ -108,6 +109,8 @@ def test_the_public_value_is_mixed_and_one_value_serves_every_session() -> None:
         decide_session_reveal(state, director.revealed(2, "draw 43"))
     with pytest.raises(TournamentRefused, match="revealed already"):
         decide_session_reveal(state, first)
+    with pytest.raises(TournamentRefused, match="its seeds are public"):
+        decide_schedule(state, ScheduleMatch(1, 1, "m"))
     assert session_seed(director.secrets[0], 1, "draw 42") != session_seed(
         director.secrets[0], 1, "draw 43")
     assert match_seed_of(first, 3) == table_seed(session_seed(director.secrets[0], 1,
@@ -132,7 +135,8 @@ def test_the_commitment_comes_before_play_and_bounds_the_rounds() -> None:
         decide_seed_commitment(TournamentState(created=state.created), "0" * 64, 2, " ")
 
 
-@given(public=st.text(min_size=1), wrong=st.text(min_size=1), table=st.integers(1, 8))
+@given(public=st.text(min_size=1).filter(str.strip), wrong=st.text(min_size=1).filter(str.strip),
+       table=st.integers(1, 8))
 def test_verify_finds_a_match_seed_the_revealed_session_does_not_give(
         public: str, wrong: str, table: int) -> None:
     director = SessionSecrets((Seed(b"\x05" * 16),))
