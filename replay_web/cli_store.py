@@ -87,7 +87,7 @@ def simulate_matches(seed_text: str, count: int | None, into_store: bool,
                                     _("recording matches")):
             for line in _record(store, demo, tournaments, index, signer):
                 click.echo(line)
-        reveal_demo_sessions(store, seed, tournaments, simulator())
+        reveal_demo_sessions(store, seed, tournaments, len(demos), START, simulator())
         if count is None:
             for line in _record_transcribed(store, seed):
                 click.echo(line)

@@ -19,8 +19,13 @@ from uuid import UUID
 
 import click
 
-from domain.record.clock import parse_stamp
-from domain.record.demo_seeds import DEMO_PUBLIC_VALUE, DEMO_REFERENCE, demo_secrets
+from domain.record.demo_seeds import (
+    DEMO_PUBLIC_VALUE,
+    DEMO_REFERENCE,
+    TABLES,
+    demo_place,
+    demo_secrets,
+)
 from domain.record.envelope import RecordedBy
 from domain.record.tournament import TournamentRefused, TournamentState
 from domain.record.tournament_seeds import SessionSecrets, session_seed, table_seed
@@ -168,22 +173,19 @@ def commit_demo_seeds(store: MatchStore, tournament: UUID, seed: Seed, game: str
 
 
 def reveal_demo_sessions(store: MatchStore, seed: Seed, tournaments: dict[str, Loaded],
-                         by: RecordedBy) -> None:
-    """Reveal each demo session whose matches are all recorded and not yet revealed, dated at
-    the last event of the tournament's matches (so after every deal they seeded)."""
+                         total: int, at: datetime, by: RecordedBy) -> None:
+    """Reveal each demo round whose four tables the run of `total` matches fills (a round a
+    run leaves partly filled stays secret: a later, longer run may still schedule matches in
+    it), once. Dated `at`, the demo's start, like the rest of the demo tournaments' streams, so
+    that a later run may still schedule its new rounds there."""
+    complete = {demo_place(index)[0] for index in range(total - total % TABLES)}
     for game, loaded in tournaments.items():
         state = cast(TournamentState, store.load_tournament(loaded.stream).state)
         if state.seeds is None:
             continue
-        rounds = sorted({r for r, _ in state.places} - set(state.revealed))
-        if not rounds:
-            continue
-        secrets = demo_secrets(seed, game)
-        at = max(_last_moment(store, UUID(m)) for m in state.places.values())
+        rounds = sorted(({r for r, _ in state.places} & complete) - set(state.revealed))
+        secrets = demo_secrets(seed, game) if rounds else None
         for round_ in rounds:
+            assert secrets is not None
             store.reveal_session(loaded.stream, secrets.revealed(round_, DEMO_PUBLIC_VALUE),
                                  at, by)
-
-
-def _last_moment(store: MatchStore, match: UUID) -> datetime:
-    return parse_stamp(store.facts(match)[-1].timestamp)

@@ -120,7 +120,7 @@ def test_a_store_of_the_first_layout_verifies_unchanged_then_is_upgraded(
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     conn.close()
     store_tables = {t for t in tables if not t.startswith("rm_")}   # not the read models
-    assert store_tables == {"verbale_events", "verbale_heads", "verbale_store"}
+    assert store_tables == {"verbale_events", "verbale_heads", "verbale_store", "verbale_seeds"}
     code, err, _ = run("verify", "--database", f"sqlite:///{store_file}")
     assert code == 0, err
 

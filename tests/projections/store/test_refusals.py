@@ -12,6 +12,7 @@ from domain.cirulla.state import CirullaState
 from domain.game import PlayCard, RuleViolation
 from domain.record.catalog import CATALOG
 from domain.record.commands import DealSmazzata, RecordTimeout, RevealSeed
+from domain.record.demo import reseeded
 from domain.record.match import Phase
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
@@ -84,7 +85,8 @@ def _cirulla_position_with_a_capture(
     with a table card that this card may not take alone."""
     demo = next(d for d in DEMOS if d.setup.game == "cirulla")
     for stop_after in range(3, 80):
-        loaded = record(store, demo, stop_after)
+        # Each attempt from its own seed: the store refuses a seed used twice.
+        loaded = record(store, reseeded(demo, Seed(bytes([stop_after]) * 16)), stop_after)
         game = loaded.state.game
         if loaded.state.phase is not Phase.PLAY or not isinstance(game, CirullaState):
             continue
