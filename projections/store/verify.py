@@ -44,12 +44,13 @@ from domain.record.tournament import (
 from domain.tarocchi.events import TarocchiTournamentCreated
 from domain.text import said_of, say
 from projections.store.app import MatchStore
-from projections.store.canonical import GENESIS, canonical_json, event_hash, previous_hash_of
+from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
 from projections.store.verify_fast import (
+    canonical,
     envelope_decoded,
     envelope_key,
     envelope_known,
@@ -244,7 +245,7 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
             "the record does not have exactly the fields {fields} (and {envelope})",
             fields=sorted(RECORD_KEYS), envelope=ENVELOPE))]
     problems = _envelope(version, record) + _v2_fields(version, record)
-    if canonical_json(record, checked=False) != row.state:
+    if canonical(record) != row.state:
         problems.append(Problem(version, "canonical", say(
             "the stored bytes are not the canonical JSON of their record")))
     if record["stream"] != str(stream) or record["version"] != version:

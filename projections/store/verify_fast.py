@@ -9,6 +9,8 @@ it checks taken on trust.
   every failure is still reported where it is.
 - An envelope (`recorded_by`) is decoded once per distinct content that decodes; a content that
   does not is decoded at each event, its message naming that event.
+- The canonical JSON a record is compared with is made by a C encoder made once, with the very
+  settings of `canonical_json` (json.dumps makes a new encoder for every record).
 
 `exact()` turns the fast path off for its block: the tests compare verify's findings with and
 without it (tests/projections/store/test_verify_fast.py).
@@ -16,16 +18,18 @@ without it (tests/projections/store/test_verify_fast.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.persistence import Mapper
 
 from domain.record.clock import parse_stamp
 from projections.store.app import CanonicalTranscoder, ChainMapper
+from projections.store.canonical import canonical_json
 
 _fast = [True]
 
@@ -105,3 +109,26 @@ def envelope_known(key: EnvelopeKey | None) -> bool:
 def envelope_decoded(key: EnvelopeKey | None) -> None:
     if key is not None and len(_ENVELOPES) < 4096:
         _ENVELOPES.add(key)
+
+
+def _sorted_encoder() -> Callable[[Any, int], Any] | None:
+    """canonical_json's encoder (keys sorted, no whitespace, no NaN, non-ASCII as itself),
+    made once; None where the C encoder is missing."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    like = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                            allow_nan=False)
+    return cast(Callable[[Any, int], Any],
+                make(None, like.default, json.encoder.encode_basestring, None, ":", ",", True,
+                     False, False))
+
+
+_sorted_chunks = _sorted_encoder()
+
+
+def canonical(record: dict[str, Any]) -> bytes:
+    """canonical_json(record, checked=False): the same bytes."""
+    if _sorted_chunks is None or not enabled():
+        return canonical_json(record, checked=False)
+    return "".join(_sorted_chunks(record, 0)).encode("utf-8")

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from domain.record.simulate import Incidents
 from projections.store.app import MatchStore
+from projections.store.canonical import canonical_json
 from projections.store.seed_registry import SeedReused
 from projections.store.verify import Verdict, verify_store
-from projections.store.verify_fast import enabled, exact
+from projections.store.verify_fast import canonical, enabled, exact
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import record_toy_match
 from tests.projections.store.tampering import TAMPERINGS, Tamperer
@@ -117,3 +118,17 @@ def test_a_stamp_that_fails_is_reported_at_every_event_that_has_it(
             tamperer.restore(stream, mine, head)
     finally:
         tamperer.conn.close()
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text()
+                     | st.floats(allow_nan=False, allow_infinity=False),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(), inner, max_size=4), max_leaves=20)
+
+
+@given(record=st.dictionaries(st.text(), _JSON, max_size=6))
+def test_the_canonical_bytes_are_canonical_json(record: dict[str, object]) -> None:
+    """The encoder made once writes exactly canonical_json's bytes, for any JSON value."""
+    assert canonical(record) == canonical_json(record, checked=False)
+    with exact():
+        assert canonical(record) == canonical_json(record, checked=False)
