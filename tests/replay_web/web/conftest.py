@@ -57,8 +57,9 @@ def as_arbiter(client: FlaskClient, name: str = "Arbitro") -> FlaskClient:
 
 @pytest.fixture
 def fresh_store(tmp_path: Path) -> Iterator[str]:
-    """A small SQLite store of its own (two demo matches), for a test that writes."""
+    """A small SQLite store of its own (five demo matches, one of three smazzate), for a test
+    that writes."""
     url = f"sqlite:///{tmp_path / 'verbale.db'}"
-    code, out, err = run("simulate", "matches", "--store", "--count", "4", "--database", url)
+    code, out, err = run("simulate", "matches", "--store", "--count", "5", "--database", url)
     assert code == 0, out + err
     yield url
