@@ -21,7 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from domain.record.commands import ClaimScore
 from domain.record.envelope import RecordedBy, importer
 from domain.record.match import MatchState
-from domain.text import Said, excerpt, say
+from domain.text import Said, excerpt, said_of, say
 from importers.notation.errors import NotationError
 from importers.notation.reader import read_bytes
 from importers.notation.replay import Validation, content_hash, validate
@@ -29,6 +29,7 @@ from importers.notation.report import Report
 from importers.sheets.card_sheet import SheetClaim, read_sheet_bytes
 from importers.sheets.compare import sheet_report
 from projections.store.app import MatchStore
+from projections.store.seed_registry import SeedReused
 from replay_web.cli import UsageProblem
 from replay_web.match_ids import resolve_match
 
@@ -84,7 +85,12 @@ def import_record(path: Path, store: MatchStore | None, lenient: bool,
             batch.append((stream, validation.actions))
     if outcome.failed or dry_run or store is None or not batch:
         return outcome
-    store.execute_batch(batch)
+    try:
+        store.execute_batch(batch)
+    except SeedReused as reused:
+        # A seed another stored match already used (a copy of a seeded record, or a forged
+        # one): the store refused the whole batch, so the file is refused, nothing stored.
+        return refused(outcome, said_of(reused) or say("{error}", error=str(reused)))
     outcome.stored.extend(stream for stream, _ in batch)
     return outcome
 
