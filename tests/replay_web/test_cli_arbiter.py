@@ -17,10 +17,10 @@ from sqlalchemy import Engine
 from domain.record.arbiter_keys import Keyring
 from projections.accounts import AccountError, check_login, site_secret
 from projections.arbiter_signing import signer_for
+from projections.read_models.engine import read_model_engine
 from projections.sealed_keys import sealed_of
 from projections.store.app import MatchStore
 from projections.store.signatures import load_keyring
-from projections.read_models.engine import read_model_engine
 from replay_web.access import check_seat_token
 from replay_web.cli import _register, cli
 from tests.projections.conftest import Backend

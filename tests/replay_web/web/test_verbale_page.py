@@ -11,6 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain.events import CardPlayed, SmazzataEnded
+from projections.accounts import add_arbiter
+from projections.arbiter_signing import give_key
 from replay_web.access import seat_token
 from replay_web.web.app import create_app
 from replay_web.web.verbale_page import static_fetcher
@@ -127,13 +129,17 @@ def test_le_decisioni_nel_verbale(fresh_store: str) -> None:
     stream = next(s for s, events in stored_events(fresh_store).items()
                   if sum(isinstance(e, SmazzataEnded) for e in events) >= 2)
     app = create_app(fresh_store, config={"TESTING": True})
+    services = app.extensions["verbale"]
+    add_arbiter(services.engine, "Rossi", "una-password-lunga")
+    give_key(services.store, services.engine, "Rossi", "una-password-lunga")
     try:
         client = as_arbiter(app.test_client(), "Rossi")
         page = client.get(f"/matches/{stream}?view=arbiter&lang=en").get_data(as_text=True)
         token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
         assert token is not None
         response = client.post(f"/matches/{stream}/rulings?lang=en", data={
-            "csrf_token": token.group(1), "reason": "mazzo incompleto",
+            "csrf_token": token.group(1), "sign_password": "una-password-lunga",
+            "reason": "mazzo incompleto",
             "kind": "annul-smazzata", "smazzata": "1", "side1": "0", "side2": "0"})
         assert response.status_code == 303
         page = client.get(f"/matches/{stream}/verbale?lang=en").get_data(as_text=True)
