@@ -61,6 +61,7 @@ from replay_web.cli_tournament_text import (
 from replay_web.i18n import _, translate_error
 from replay_web.match_ids import resolve_match
 from replay_web.read_models import catch_up_read_models
+from replay_web.secret_file import write_secret_file
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 SEED_BYTES = 32
@@ -201,19 +202,8 @@ def _seating(state: TarocchiState, turn: int, path: Path, stream: UUID
 
 
 def _write_seeds(path: Path, stream: UUID, seating: Seed, sorteggio: Seed) -> None:
-    text = json.dumps({"tournament": str(stream), "seating": seating.hex,
-                       "sorteggio": sorteggio.hex}, indent=1) + "\n"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise UsageProblem(_("--seeds {path}: the file exists; it is never overwritten"
-                             ).format(path=path)) from None
-    except OSError as error:
-        raise UsageProblem(_("--seeds {path}: {reason}").format(
-            path=path, reason=error.strerror or str(error))) from None
-    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-        out.write(text)
+    write_secret_file(path, json.dumps({"tournament": str(stream), "seating": seating.hex,
+                                        "sorteggio": sorteggio.hex}, indent=1) + "\n", "--seeds")
 
 
 def _read_seeds(path: Path, stream: UUID) -> tuple[Seed, Seed]:

@@ -35,6 +35,7 @@ from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, translate_error
 from replay_web.match_ids import resolve_match
+from replay_web.secret_file import write_secret_file
 
 _FILE = click.Path(dir_okay=False, path_type=Path)
 SECRET_BYTES = 32
@@ -128,18 +129,9 @@ def session_seed_command(session: int, table: int, public_value: str,
 
 
 def _write_secrets(path: Path, tournament: UUID, secrets: SessionSecrets) -> None:
-    text = json.dumps({"tournament": str(tournament),
-                       "secrets": [s.hex for s in secrets.secrets]}, indent=1) + "\n"
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise UsageProblem(_("--secrets {path}: the file exists; it is never overwritten"
-                             ).format(path=path)) from None
-    except OSError as error:
-        raise UsageProblem(_("--secrets {path}: {reason}").format(
-            path=path, reason=error.strerror or str(error))) from None
-    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-        out.write(text)
+    write_secret_file(path, json.dumps({"tournament": str(tournament),
+                                        "secrets": [s.hex for s in secrets.secrets]},
+                                       indent=1) + "\n", "--secrets")
 
 
 def _read_secrets(path: Path, tournament: UUID | None) -> SessionSecrets:
