@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -40,15 +41,19 @@ from domain.tarocchi.penalties import CATALOGUE
 from domain.tarocchi.seats import ROMAN, TURNS
 from domain.tarocchi.state import TarocchiState
 from domain.text import say
+from projections.arbiter_signing import signer_for
 from projections.store.app import MatchStore
+from projections.store.signatures import Signer
 from projections.store.tarocchi import (
     NotATarocchiTournament,
     decided,
+    execute_signed_penalty,
     execute_tarocchi,
     is_tarocchi,
     load_tarocchi,
 )
 from replay_web.cli import UsageProblem, cli, database_option
+from replay_web.cli_arbiter import accounts, password_stdin_option
 from replay_web.cli_database import open_store
 from replay_web.cli_tournament_text import (
     echo_seating,
@@ -321,24 +326,27 @@ def export(tournament_text: str, form: str, output: Path | None, database: str |
               help="8.a: the punti partita already lost that the error adds.")
 @click.option("--not-important", is_flag=True,
               help="8.c/8.d: the card shown was not a Re, an Aria or the Picciotti.")
+@password_stdin_option
 @database_option
 def penalty(tournament_text: str, player: int, turn: int, smazzata: int, article: str,
             fate: str | None, arbiter: str, reason: str, extra: int, not_important: bool,
-            database: str | None) -> None:
-    """Record an arbiter's penalty of art. 7-8 against a player in a smazzata: the points
-    follow from the catalogue; the standings count it."""
+            password_stdin: bool, database: str | None) -> None:
+    """Record an arbiter's penalty of art. 7-8 against a player in a smazzata, signed with the
+    arbiter's key (their password is asked, hidden): the points follow from the catalogue; the
+    standings count it."""
     kind = next((k for k in CATALOGUE.values() if article in (k.article, k.code)), None)
     if kind is None:
         raise UsageProblem(_("--article {article}: expected one of {known}").format(
             article=article, known=", ".join(k.article for k in CATALOGUE.values())))
     command = ImposePenalty(player, turn, smazzata, kind.code, fate or kind.fates[0].value,
                             arbiter, reason, extra, not not_important)
+    signer = _signer(database, arbiter, password_stdin)
     store = open_store(database)
     try:
         stream = _resolve(store, tournament_text)
         try:
-            after = execute_tarocchi(store, stream, [command], datetime.now(UTC),
-                                     RecordedBy("arbiter", arbiter))
+            after = execute_signed_penalty(store, stream, command, signer, datetime.now(UTC),
+                                           RecordedBy("arbiter", arbiter))
         except RuleViolation as refused:
             raise UsageProblem(translate_error(refused)) from None
         behind = catch_up_read_models(store, database)
@@ -351,3 +359,12 @@ def penalty(tournament_text: str, player: int, turn: int, smazzata: int, article
         smazzata=smazzata, points=ruled.points, fate=ruled.fate))
     if behind is not None:
         raise behind
+
+
+def _signer(database: str | None, arbiter: str, from_stdin: bool) -> Signer:
+    """`arbiter`'s signing key, opened with their password: the first line of standard input,
+    else asked once, hidden (as 'verbale arbiter passwd' reads it); kept nowhere."""
+    password = sys.stdin.readline().rstrip("\r\n") if from_stdin \
+        else str(click.prompt(_("Password"), hide_input=True, type=str))
+    with accounts(database) as engine:
+        return signer_for(engine, arbiter, password)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.record.events import RulingSignature
 from domain.shuffle import Seed
 from domain.tarocchi.events import PlayerLineWritten, TableLineWritten, TarocchiTournamentCreated
 
@@ -47,7 +48,8 @@ class WriteTableLine:
 class ImposePenalty:
     """An arbiter's ruling: penalty `code` of the catalogue. `extra`: 8.a's punti partita
     already lost; `important_card`: 8.c/8.d, whether the card shown was a Re, an Aria or the
-    Picciotti. The points follow from the catalogue; a Solista pays no 8.c/8.d point."""
+    Picciotti. The points follow from the catalogue; a Solista pays no 8.c/8.d point.
+    `signature`: the arbiter's over the penalty it records (projections/store/signatures.py)."""
 
     player: int
     turn: int
@@ -58,6 +60,7 @@ class ImposePenalty:
     reason: str
     extra: int = 0
     important_card: bool = True
+    signature: RulingSignature | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,7 +214,7 @@ def _penalty(state: TarocchiState, command: ImposePenalty) -> TarocchiEvent:
     except PenaltyError as bad:
         raise TarocchiRefused("003 art. 8", bad.args[0]) from None
     return PenaltyImposed(command.player, command.turn, command.smazzata, command.code, points,
-                          fate.value, command.arbiter, command.reason)
+                          fate.value, command.arbiter, command.reason, command.signature)
 
 
 def _seated(state: TarocchiState, turn: int, player: int, smazzata: int) -> TableSeating:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.record.events import RulingSignature
 from domain.tarocchi.entrants import Entrant
 from domain.tarocchi.seats import TableSeating
 from domain.tarocchi.sheet import Games
@@ -101,7 +102,9 @@ class TableLineWritten:
 class PenaltyImposed:
     """An arbiter's ruling: penalty `code` of the catalogue (domain/tarocchi/penalties.py) against
     `player` in smazzata `smazzata` of turn `turn`, costing `points` punti partita, the smazzata's
-    `fate`; `reason` says what happened."""
+    `fate`; `reason` says what happened. `signature`: the arbiter's, as a card game's ruling's
+    (projections/store/signatures.py) over this penalty, the tournament and the head it extends;
+    None: nobody signed it (a penalty transcribed from paper is signed on the paper)."""
 
     player: int
     turn: int
@@ -111,6 +114,7 @@ class PenaltyImposed:
     fate: str
     arbiter: str
     reason: str
+    signature: RulingSignature | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ canonical JSON (canonical.py) of
      "purpose": "verbale/ruling-v1", "ruling": <the ruling's data without `signature`>}
 
 so it binds the ruling's content to the one place in the one match it extends: moved to another
-match, after another head, or changed in any field, it no longer verifies. The key is one
+match, after another head, or changed in any field, it no longer verifies. A Tarocchi penalty
+(`PenaltyImposed`, an arbiter's ruling of art. 7-8) is signed the same way: its data without
+`signature` as "ruling", the tournament's stream as "match". The key is one
 registered for that arbiter in their keys stream (domain/record/arbiter_keys.py) and not revoked
 at the ruling's moment. docs/events.md (RulingRecorded, ArbiterKeyRegistered) says it for an
 auditor; docs/audit-log.md ("Signed rulings") says what it protects against.
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import cast
+from typing import TypeVar, cast
 from uuid import UUID
 
 from cryptography.exceptions import InvalidSignature
@@ -44,6 +46,7 @@ from domain.record.events import (
     RulingRecorded,
     RulingSignature,
 )
+from domain.tarocchi.events import PenaltyImposed
 from domain.text import said_of, say
 from projections.store.app import Loaded, MatchStore, chain_facts
 from projections.store.canonical import GENESIS, canonical_json, event_hash
@@ -53,11 +56,20 @@ from projections.store.facts import StoredFact
 PURPOSE = "verbale/ruling-v1"
 
 
-def signed_bytes(ruling: RulingRecorded | RecordRuling, match: UUID | str, head: str) -> bytes:
+Signed = TypeVar("Signed", RecordRuling, PenaltyImposed)
+"""What an arbiter signs: a card game's ruling (as asked) or a Tarocchi penalty (as decided)."""
+
+
+def signed_bytes(ruling: RulingRecorded | RecordRuling | PenaltyImposed, match: UUID | str,
+                 head: str) -> bytes:
     """The bytes an arbiter signs for `ruling` recorded in `match` right after `head`."""
-    content = encode(RulingRecorded(arbiter=ruling.arbiter, reason=ruling.reason,
-                                    kind=ruling.kind, smazzata=ruling.smazzata,
-                                    adjustment=ruling.adjustment, refers_to=ruling.refers_to))
+    if isinstance(ruling, PenaltyImposed):
+        content = encode(replace(ruling, signature=None))
+    else:
+        content = encode(RulingRecorded(arbiter=ruling.arbiter, reason=ruling.reason,
+                                        kind=ruling.kind, smazzata=ruling.smazzata,
+                                        adjustment=ruling.adjustment,
+                                        refers_to=ruling.refers_to))
     del content["signature"]
     return canonical_json({"head": head, "match": str(match), "purpose": PURPOSE,
                            "ruling": content})
@@ -83,7 +95,7 @@ class Signer:
     def key(self) -> str:
         return key_id(self.public_key)
 
-    def sign(self, command: RecordRuling, match: UUID | str, head: str) -> RecordRuling:
+    def sign(self, command: Signed, match: UUID | str, head: str) -> Signed:
         """`command` (of this arbiter) signed for the match `match` whose head is `head`."""
         if command.arbiter != self.arbiter:
             raise ValueError(say("arbiter {signer} cannot sign a ruling of arbiter {arbiter}",
@@ -92,7 +104,7 @@ class Signer:
         return replace(command, signature=RulingSignature(key=self.key, value=value))
 
 
-def signature_refusal(ruling: RulingRecorded, match: UUID | str, head: str,
+def signature_refusal(ruling: RulingRecorded | PenaltyImposed, match: UUID | str, head: str,
                       keyring: Keyring, at: datetime) -> str | None:
     """Why `ruling`, recorded at `at` in `match` after `head`, is not its arbiter's signed
     ruling (a Said), or None: it is."""
@@ -230,13 +242,14 @@ class RulingRow:
 
 def ruling_problems(rows: Iterable[RulingRow], match: UUID, keyrings: KeyringCache,
                     transcribed: bool) -> list[tuple[int, str, bool]]:
-    """(version, message, failure) for each ruling of a match that is not its arbiter's signed
-    ruling. In a transcribed match, an unsigned ruling the importer wrote from the paper is a
-    note (False), not a failure: its arbiter signed the paper, not the record."""
+    """(version, message, failure) for each ruling of a match (or penalty of a Tarocchi
+    tournament) that is not its arbiter's signed ruling. In a transcribed match (every Tarocchi
+    tournament), an unsigned ruling the importer wrote from the paper is a note (False), not a
+    failure: its arbiter signed the paper, not the record."""
     found: list[tuple[int, str, bool]] = []
     for row in rows:
         event = row.event
-        if not isinstance(event, RulingRecorded):
+        if not isinstance(event, RulingRecorded | PenaltyImposed):
             continue
         if event.signature is None and transcribed and row.recorded_by == "importer":
             found.append((row.version, say("a transcribed ruling of arbiter {arbiter}: it is "

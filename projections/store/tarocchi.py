@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import cast
 from uuid import UUID, uuid5
@@ -18,14 +19,15 @@ from uuid import UUID, uuid5
 from eventsourcing.persistence import IntegrityError
 
 from domain.record.envelope import RecordedBy
-from domain.tarocchi.commands import TarocchiCommand
+from domain.tarocchi.commands import ImposePenalty, TarocchiCommand
 from domain.tarocchi.decide import decide
-from domain.tarocchi.events import TarocchiEvent, TarocchiTournamentCreated
+from domain.tarocchi.events import PenaltyImposed, TarocchiEvent, TarocchiTournamentCreated
 from domain.tarocchi.state import TarocchiState, evolve
 from domain.text import say
 from projections.store.app import ConcurrencyConflict, Loaded, MatchStore, chain_facts
 from projections.store.canonical import GENESIS, event_hash
 from projections.store.facts import TAROCCHI_FACTS, StoredFact
+from projections.store.signatures import Signer
 
 FIRST_TYPE = TarocchiTournamentCreated.__name__
 _TYPES = frozenset(c.__name__ for c in TAROCCHI_FACTS)
@@ -83,6 +85,18 @@ def execute_tarocchi(store: MatchStore, stream: UUID, commands: Sequence[Tarocch
         else load_tarocchi(store, stream, must_exist=False)
     state, events = decided(cast(TarocchiState, current.state), commands)
     return _append(store, current, state, events, at, by)
+
+
+def execute_signed_penalty(store: MatchStore, stream: UUID, command: ImposePenalty,
+                           signer: Signer, at: datetime, by: RecordedBy) -> Loaded:
+    """Decide the penalty on the stored tournament, sign the PenaltyImposed it records (the
+    points the catalogue gives included) over the tournament's current head, and record it on
+    exactly that state: another writer's append in between is a ConcurrencyConflict."""
+    loaded = load_tarocchi(store, stream)
+    (event,) = decide(cast(TarocchiState, loaded.state), command)
+    signed = signer.sign(cast(PenaltyImposed, event), stream, loaded.head)
+    return execute_tarocchi(store, stream, [replace(command, signature=signed.signature)], at,
+                            by, loaded)
 
 
 def record_tarocchi(store: MatchStore, loaded: Loaded, events: Sequence[TarocchiEvent],

@@ -41,7 +41,7 @@ from domain.record.tournament import (
     decide_schedule,
     evolve_tournament,
 )
-from domain.tarocchi.events import TarocchiTournamentCreated
+from domain.tarocchi.events import PenaltyImposed, TarocchiTournamentCreated
 from domain.text import said_of, say
 from projections.store.app import MatchStore
 from projections.store.canonical import GENESIS, event_hash, previous_hash_of
@@ -154,24 +154,26 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
         return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,),
                        category=category, head=last)
     verdict = _audit(store, stream, decoded)
-    if verdict.category == "match":
+    if verdict.category in ("match", "tarocchi"):
         verdict = _signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
     return replace(verdict, head=last)
 
 
 def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
                     decoded: list[tuple[object, datetime]], keyrings: KeyringCache) -> Verdict:
-    """Every ruling of a match is its arbiter's, signed by a key registered for them at that
-    moment over its content, this match and the head it extends (signatures.py)."""
+    """Every ruling of a match (penalty of a Tarocchi tournament) is its arbiter's, signed by a
+    key registered for them at that moment over its content, this stream and the head it
+    extends (signatures.py)."""
     rows = [RulingRow(row.originator_version, previous_hash_of(row.state) or "",
                       _envelope_kind(row), event, at)
             for row, (event, at) in zip(stored, decoded, strict=True)
-            if isinstance(event, RulingRecorded)]
+            if isinstance(event, RulingRecorded | PenaltyImposed)]
     if not rows:
         return verdict
     first = decoded[0][0]
-    transcribed = isinstance(first, MatchCreated) and first.provenance is not None \
-        and first.provenance.transcribed
+    transcribed = isinstance(first, TarocchiTournamentCreated) or (
+        isinstance(first, MatchCreated) and first.provenance is not None
+        and first.provenance.transcribed)
     found = [Problem(version, "signature", message,
                      Severity.FAILURE if failure else Severity.NOTE)
              for version, message, failure in ruling_problems(rows, verdict.stream, keyrings,

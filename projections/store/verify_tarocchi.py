@@ -7,7 +7,10 @@ creation recorded) with turn I's tables, every later turn re-seated from the sta
 recomposition, each penalty's points re-computed from the catalogue, the tie-break seed checked
 against its commitment. An event that `decide` would refuse, or would record otherwise, is a
 failure. The checks' findings on the sheets (domain/tarocchi/checks.py) are reported as
-findings: facts about the paper, not faults of the record.
+findings: facts about the paper, not faults of the record. Each penalty's signature is then
+checked as a card game's ruling's (verify.py `_signed_rulings`, signatures.py): unsigned, signed
+by another key or out of the key's window is a failure; one the importer transcribed from the
+paper, unsigned, is a note.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ def _penalty(event: PenaltyImposed) -> ImposePenalty:
     extra = max(0, event.points - kind.points) if kind and kind.extra_allowed else 0
     important = not (kind and kind.needs_important_card) or event.points > 0
     return ImposePenalty(event.player, event.turn, event.smazzata, event.code, event.fate,
-                         event.arbiter, event.reason, extra, important)
+                         event.arbiter, event.reason, extra, important, event.signature)
 
 
 def finding_text(finding: Finding) -> str:

@@ -1,8 +1,11 @@
 """The arbiter's panel of a Tarocchi tournament page: a penalty of art. 7-8 against a player in
 a smazzata (docs/tarocchi.md), for a logged-in arbiter only. The domain decides it
 (domain/tarocchi/decide.py: the points from the catalogue, the fate its article allows); a
-refusal is shown on the page with the form as it was sent, nothing stored. The penalty is
-recorded with the arbiter's name; unlike a card game's ruling it is not signed."""
+refusal is shown on the page with the form as it was sent (never the password), nothing stored.
+The penalty is recorded with the arbiter's name and signed as a card game's ruling is
+(replay_web/web/arbiter.py): the form asks the arbiter's password, which opens their key for this
+one signature (wrong passwords are counted as there: too many, a minute's wait) and is kept
+nowhere; without it nothing is recorded."""
 
 from __future__ import annotations
 
@@ -14,16 +17,24 @@ from flask import abort, g, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectChoice, SelectField, TextAreaField
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from domain.record.envelope import RecordedBy
 from domain.tarocchi.commands import ImposePenalty
 from domain.tarocchi.penalties import CATALOGUE, Fate
 from projections.store.app import ConcurrencyConflict
-from projections.store.tarocchi import execute_tarocchi
+from projections.store.tarocchi import execute_signed_penalty
 from replay_web.i18n import translate_error
 from replay_web.web.app import services
+from replay_web.web.arbiter import _signer
 from replay_web.web.guard import logged_arbiter
 
 REASON_MAX = 500
@@ -44,6 +55,10 @@ class PenaltyForm(FlaskForm):  # type: ignore[misc]
                              default=True)
     reason = TextAreaField(lazy_gettext("Reason"),
                            validators=[DataRequired(), Length(max=REASON_MAX)])
+    sign_password = PasswordField(
+        lazy_gettext("Your password, to sign the ruling"),
+        validators=[DataRequired(message=lazy_gettext(
+            "a ruling is recorded only signed: type your password")), Length(max=1000)])
 
 
 def penalty_form() -> PenaltyForm | None:
@@ -69,9 +84,12 @@ def record_penalty(stream: str, page: dict[str, Any]) -> ResponseReturnValue:
                             int(form.smazzata.data), str(form.code.data), str(form.fate.data),
                             name, str(form.reason.data).strip(), int(form.extra.data or 0),
                             bool(form.important.data))
+    signer = _signer(engine, name, str(form.sign_password.data))
+    if isinstance(signer, str):
+        return _refused(page, form, [signer])
     try:
-        execute_tarocchi(store, UUID(stream), [command], datetime.now(UTC),
-                         RecordedBy("arbiter", name))
+        execute_signed_penalty(store, UUID(stream), command, signer, datetime.now(UTC),
+                               RecordedBy("arbiter", name))
     except ConcurrencyConflict:
         return _refused(page, form, [gettext("The tournament changed meanwhile: look at it "
                                              "again and record the penalty again.")])

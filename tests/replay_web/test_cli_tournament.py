@@ -10,6 +10,7 @@ import pytest
 
 from importers.sheets.tarocchi_import import import_sheets
 from tests.projections.conftest import Backend
+from tests.replay_web.test_cli_arbiter import PASSWORD, typed
 from tests.verbale_cli import run
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples" / "tarocchi"
@@ -65,10 +66,16 @@ def test_import_standings_and_a_penalty(backend: Backend) -> None:
         (line.number, line.points) for line in standings(expected.state, 4)]
     assert final["final"] is True
     fifth = next(s["points"] for s in final["standings"] if s["number"] == 5)
-    code, out = run("tournament", "penalty", stream, "--player", "5", "--turn", "2",
-                    "--smazzata", "3", "--article", "8.a", "--fate", "conteggiata",
-                    "--extra", "1", "--arbiter", "Arbitro Rossi", "--reason", "14 carte",
-                    "--database", backend.url)
+    code, out = typed(PASSWORD + "\n", "arbiter", "add", "Arbitro Rossi", "--password-stdin",
+                      "--database", backend.url)
+    assert code == 0, out
+    penalty = ("tournament", "penalty", stream, "--player", "5", "--turn", "2",
+               "--smazzata", "3", "--article", "8.a", "--fate", "conteggiata",
+               "--extra", "1", "--arbiter", "Arbitro Rossi", "--reason", "14 carte",
+               "--password-stdin", "--database", backend.url)
+    code, out = typed("not the password\n", *penalty)
+    assert code == 2 and "wrong password: the signing key" in out, out
+    code, out = typed(PASSWORD + "\n", *penalty)
     assert code == 0, out
     assert "2 punti partita" in out
     code, out = run("tournament", "standings", stream[:8], "--json", "--database", backend.url)
@@ -77,7 +84,7 @@ def test_import_standings_and_a_penalty(backend: Backend) -> None:
     code, out = run("tournament", "standings", stream, "--turn", "1", "--database", backend.url)
     assert code == 0 and "standings after turn I" in out
     code, out = run("verify", "--database", backend.url)
-    assert code == 0, out
+    assert code == 0, out   # the penalty is signed; those read from the paper are notes
     assert "Tarocchi tournament" in out
 
 
@@ -87,10 +94,14 @@ def test_a_penalty_the_catalogue_does_not_allow_is_refused(backend: Backend,
                                                            args: tuple[str, ...]) -> None:
     code, out = run("tournament", "import", TWELVE, "--database", backend.url)
     stream = out.strip().splitlines()[-1].split()[6]
-    code, out = run("tournament", "penalty", stream, "--player", "5", "--turn", "2",
-                    "--smazzata", "3", *args, "--arbiter", "A", "--reason", "r",
-                    "--database", backend.url)
+    code, out = typed(PASSWORD + "\n", "arbiter", "add", "A", "--password-stdin",
+                      "--database", backend.url)
+    assert code == 0, out
+    code, out = typed(PASSWORD + "\n", "tournament", "penalty", stream, "--player", "5",
+                      "--turn", "2", "--smazzata", "3", *args, "--arbiter", "A",
+                      "--reason", "r", "--password-stdin", "--database", backend.url)
     assert code == 2, out
+    assert "punti partita" not in out
 
 
 def test_a_sheet_with_an_error_stores_nothing(backend: Backend, tmp_path: Path) -> None:

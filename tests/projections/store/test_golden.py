@@ -210,7 +210,8 @@ TAROCCHI: dict[str, object] = {
         source="torneo.txt:40"),
     "PenaltyImposed": tarocchi.PenaltyImposed(
         player=3, turn=1, smazzata=2, code="numero-carte", points=2, fate="conteggiata",
-        arbiter="Rossi", reason="14 carte"),
+        arbiter="Rossi", reason="14 carte",
+        signature=RulingSignature(key="5e" * 32, value="52" * 64)),
     "SorteggioRevealed": tarocchi.SorteggioRevealed(seed="5eed" * 8),
 }
 SAMPLES.update(TAROCCHI)

@@ -5,6 +5,7 @@ and PDF, in Italian and English."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,12 +16,15 @@ from flask.testing import FlaskClient
 
 from domain.tarocchi.standings import standings
 from importers.sheets.tarocchi_import import import_sheets
+from projections.accounts import add_arbiter
+from projections.arbiter_signing import give_key
 from replay_web.web.app import create_app
 from tests.projections.conftest import Backend
 from tests.replay_web.web.conftest import as_arbiter, close_app
 from tests.verbale_cli import run
 
 EXAMPLE = Path(__file__).parents[3] / "docs" / "examples" / "tarocchi" / "torneo-12.txt"
+ARBITER, PASSWORD = "Arbitro Rossi", "una-password-lunga"
 
 
 @pytest.fixture
@@ -29,6 +33,9 @@ def tarocchi(backend: Backend) -> Iterator[tuple[FlaskClient, str, Any]]:
     assert code == 0, out
     stream = out.strip().splitlines()[-1].split()[6]
     app = create_app(backend.url, config={"TESTING": True})
+    services = app.extensions["verbale"]
+    add_arbiter(services.engine, ARBITER, PASSWORD)
+    give_key(services.store, services.engine, ARBITER, PASSWORD)
     imported = import_sheets([(EXAMPLE.name, EXAMPLE.read_text(encoding="utf-8"))])
     yield app.test_client(), stream, imported.state
     close_app(app)
@@ -100,19 +107,19 @@ def _token(html: str) -> str:
     return found.group(1)
 
 
-def test_an_arbiter_records_a_penalty_from_the_page(tarocchi: tuple[FlaskClient, str, Any]
-                                                    ) -> None:
+def test_an_arbiter_records_a_signed_penalty_from_the_page(
+        tarocchi: tuple[FlaskClient, str, Any], backend: Backend) -> None:
     client, stream, state = tarocchi
     anonymous = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
     assert 'id="penalty-form"' not in anonymous
     assert client.post(f"/tournaments/{stream}/penalties",
                        data={"player": "5"}).status_code in (400, 403)
-    as_arbiter(client, "Arbitro Rossi")
+    as_arbiter(client, ARBITER)
     page = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
-    assert 'id="penalty-form"' in page
+    assert 'id="penalty-form"' in page and 'name="sign_password"' in page
     form = {"csrf_token": _token(page), "player": "5", "turn": "2", "smazzata": "3",
             "code": "scarto-errato", "fate": "prosegue", "extra": "0", "important": "y",
-            "reason": "scarto di un Re"}
+            "reason": "scarto di un Re", "sign_password": PASSWORD}
     refused = client.post(f"/tournaments/{stream}/penalties?lang=en", data=form)
     assert refused.status_code == 400
     assert 'id="penalty-errors"' in refused.data.decode("utf-8")
@@ -127,3 +134,27 @@ def test_an_arbiter_records_a_penalty_from_the_page(tarocchi: tuple[FlaskClient,
     final = after.split('id="standings-table-4"')[1].split("</table>")[0]
     row = final.split('data-number="5"')[1].split("</tr>")[0]
     assert f'<td class="n strong">{before - 2}</td>' in row
+    code, out = run("verify", "--database", backend.url)
+    assert code == 0 and "nobody signed" not in out, out
+
+
+@pytest.mark.parametrize("typed", ["", "una-password-sbagliata"])
+def test_a_penalty_without_the_right_password_is_not_recorded(
+        tarocchi: tuple[FlaskClient, str, Any], typed: str) -> None:
+    """Issue 14: the penalty is the arbiter's ruling, signed as a card game's ruling is: the
+    form asks the password that opens the arbiter's key, and without it stores nothing."""
+    client, stream, _ = tarocchi
+    as_arbiter(client, ARBITER)
+    page = client.get(f"/tournaments/{stream}?lang=en").data.decode("utf-8")
+    ruled = page.count("<li>art. ")
+    form = {"csrf_token": _token(page), "player": "5", "turn": "2", "smazzata": "3",
+            "code": "scarto-errato", "fate": "ripetuta", "extra": "0", "important": "y",
+            "reason": "firma mancante", "sign_password": typed}
+    refused = client.post(f"/tournaments/{stream}/penalties?lang=en", data=form)
+    assert refused.status_code == 400
+    shown = html.unescape(refused.data.decode("utf-8"))
+    expected = ("a ruling is recorded only signed: type your password" if not typed
+                else "wrong password: the signing key of arbiter Arbitro Rossi stays locked")
+    assert expected in shown and "firma mancante" in shown
+    assert not typed or typed not in shown   # the password is never sent back
+    assert client.get(f"/tournaments/{stream}").data.decode("utf-8").count("<li>art. ") == ruled
