@@ -75,7 +75,8 @@ Steps = list[tuple[int, int, int | None]]
 """(which unfinished match, how many of its actions, then a catch-up of this batch size or
 none): the order the appends and the catch-ups take, repeated until every match is recorded."""
 
-plan_lists = st.lists(match_plans(), min_size=1, max_size=4)
+# Each match its own seed: the store refuses a seed used twice (the seed registry).
+plan_lists = st.lists(match_plans(), min_size=1, max_size=4, unique_by=lambda plan: plan.seed)
 steps = st.lists(st.tuples(st.integers(0, 7), st.integers(1, 150),
                            st.one_of(st.none(), st.integers(1, 90))), min_size=1, max_size=10)
 

@@ -108,6 +108,7 @@ def _serve(database: str) -> Iterator[Site]:
     from waitress.server import create_server
 
     from projections.accounts import add_arbiter, site_secret
+    from projections.arbiter_signing import give_key
     from replay_web.web.app import create_app
 
     for args in (("simulate", "matches", "--store"), ("verify", "--record")):
@@ -116,6 +117,7 @@ def _serve(database: str) -> Iterator[Site]:
     app = create_app(database)
     engine = app.extensions["verbale"].engine
     add_arbiter(engine, *ARBITER)
+    give_key(app.extensions["verbale"].store, engine, *ARBITER)   # rulings are signed with it
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()

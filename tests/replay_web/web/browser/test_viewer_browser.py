@@ -253,6 +253,7 @@ def fill_ruling(form: Locator) -> None:
     form.locator("input[name=kind][value=adjust-score]").check()
     form.locator("input[name=side1]").fill("1")
     form.locator("input[name=side2]").fill("0")
+    form.locator("[name=sign_password]").fill(ARBITER[1])   # the ruling is signed with it
 
 
 def test_verbale_page(page: Page, site: Site, tmp_path: Path) -> None:
