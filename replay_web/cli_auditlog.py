@@ -343,8 +343,10 @@ def against_lines(anchor: Anchor, found: Against) -> list[str]:
                                     file=anchor.path.name + ".heads"))
     for finding in found.findings:
         message = translate(finding.message)
-        if finding.severity is not Severity.FAILURE:
+        if finding.severity is Severity.FINDING:
             message = _("for the arbiter: {message}").format(message=message)
+        elif finding.severity is Severity.NOTE:
+            message = _("note: {message}").format(message=message)
         lines.append(f"    [{finding.kind}] {message}")   # the message names the stream
     since = ngettext("{n} event stored since", "{n} events stored since",
                      found.appended).format(n=found.appended)
@@ -358,9 +360,14 @@ def against_lines(anchor: Anchor, found: Against) -> list[str]:
         n=found.new_streams)
     held = _("the store holds the checkpoint's {size} events unchanged; {since}, {new}").format(
         size=done.size, since=since, new=new)
-    if found.findings:   # only for the arbiter: appended to matches that had ended
+    flagged = sum(f.severity is Severity.FINDING for f in found.findings)
+    if flagged:   # appended to matches that had ended, not by a key the checkpoint holds
         held = _("{summary}; {findings}").format(summary=held, findings=ngettext(
             "{n} finding for the arbiter", "{n} findings for the arbiter",
-            len(found.findings)).format(n=len(found.findings)))
+            flagged).format(n=flagged))
+    notes = len(found.findings) - flagged
+    if notes:
+        held = _("{summary}; {notes}").format(summary=held, notes=ngettext(
+            "{n} note", "{n} notes", notes).format(n=notes))
     lines.append(held)
     return lines

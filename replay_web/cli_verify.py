@@ -67,7 +67,7 @@ def verify(match_text: str | None, record: bool, database: str | None,
         for verdict in verdicts:
             click.echo(_("head of {stream}: event {version}, hash {hash}").format(
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
-    if not all(v.ok for v in verdicts) or (compared is not None and compared.findings):
+    if not all(v.ok for v in verdicts) or (compared is not None and compared.flagged):
         sys.exit(1)
 
 

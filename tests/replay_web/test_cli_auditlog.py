@@ -18,11 +18,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 from click.testing import CliRunner
 
+from domain.record.commands import RecordRuling
 from domain.record.demo import demo_set
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
+from projections.store.signatures import execute_signed
 from replay_web.cli import _register, cli
-from replay_web.cli_store import record_match, simulator
+from replay_web.cli_store import DEMO_SEED, demo_signer, record_match, simulator
 from tests.projections.audit_log.attacks import (
     MALLORY,
     cut_back,
@@ -413,3 +415,23 @@ def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
     assert code == 1 and "round 3 of Torneo dimostrativo di cirulla has its checkpoint " \
                          "already" in err
     assert len(list(where.iterdir())) == 8
+
+
+def test_a_late_ruling_signed_by_a_key_the_checkpoint_holds_passes_with_a_note(
+        anchored: Anchored, store: MatchStore, tmp_path: Path) -> None:
+    signer = demo_signer(store, DEMO_SEED)()       # registered (if it was not) before ...
+    checkpoint = tmp_path / "cp-keys.txt"           # ... this checkpoint
+    code, out, err = run("checkpoint", "--key", str(anchored.key), "-o", str(checkpoint),
+                         "--database", anchored.backend.url)
+    assert code == 0, (out, err)
+    match = anchored.matches[1]
+    ruling = RecordRuling(arbiter=signer.arbiter, reason="scopa contata due volte",
+                          kind="adjust-score", adjustment=(-1, 0),
+                          refers_to=store.load(match).state.version)
+    execute_signed(store, match, ruling, signer, LATER, simulator())
+    code, out, err = run("verify", "--against", str(checkpoint), "--public-key",
+                         anchored.public, "--database", anchored.backend.url)
+    assert (code, err) == (0, ""), out
+    assert (f"    [reopened] note: stream {match} had ended at the checkpoint" in out)
+    assert "each ruling signed by a key the checkpoint holds" in out
+    assert "unchanged; 2 events stored since, 0 new streams; 1 note\n" in out

@@ -13,10 +13,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 
 from domain.record.audit import Severity
+from domain.record.commands import RecordRuling
 from projections.audit_log.checkpoint import CheckpointError, keygen, load_private, load_public
 from projections.audit_log.proofs import Made, checkpoint_store
 from projections.audit_log.verify_against import Against, verify_against
 from projections.store.app import MatchStore
+from projections.store.signatures import execute_signed
 from tests.projections.audit_log.attacks import (
     cut_back,
     forge_ruling,
@@ -25,7 +27,7 @@ from tests.projections.audit_log.attacks import (
     replace_match,
 )
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import BY, record_toy_match
+from tests.projections.store.recording import BY, arbiter_signer, record_toy_match
 from tests.projections.store.tampering import Tamperer
 
 AT = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -148,3 +150,49 @@ def test_a_checkpoint_of_another_key_or_other_heads_is_refused(setting: Setting,
     with pytest.raises(CheckpointError, match="not the ones the checkpoint signed"):
         verify_against(setting.store, setting.made.signed,
                        load_public(setting.keys.with_name("audit.key.pub")), "".join(lines[1:]))
+
+
+def _late_ruling(setting: Setting, match: UUID) -> Against:
+    """A ruling on the ended `match`, signed by the arbiter's key, and the store compared with
+    a checkpoint made before it (the key registered by then or not, as the test arranged)."""
+    signer = arbiter_signer(setting.store)
+    ruling = RecordRuling(arbiter=signer.arbiter, reason="punto contato due volte",
+                          kind="adjust-score", adjustment=(0, -1),
+                          refers_to=setting.store.load(match).state.version)
+    execute_signed(setting.store, match, ruling, signer, AT, BY)
+    return setting.check()
+
+
+def test_a_ruling_signed_by_a_key_the_checkpoint_holds_is_a_note(setting: Setting,
+                                                                 tmp_path: Path) -> None:
+    arbiter_signer(setting.store)      # registered, then checkpointed
+    made = checkpoint_store(setting.store, load_private(setting.keys), AT)
+    anchored = Setting(setting.store, setting.backend, setting.keys, made, setting.matches)
+    match = setting.matches[1]
+    found = _late_ruling(anchored, match)
+    [reopened] = found.findings
+    assert (reopened.stream, reopened.kind, reopened.severity) == (
+        match, "reopened", Severity.NOTE)
+    assert "each ruling signed by a key the checkpoint holds" in reopened.message
+    assert found.root_holds and not found.failed and not found.flagged
+
+
+def test_a_ruling_signed_by_a_key_registered_after_the_checkpoint_is_flagged(
+        setting: Setting) -> None:
+    match = setting.matches[2]
+    found = _late_ruling(setting, match)    # the key is registered after setting's checkpoint
+    by_kind = {f.kind: f for f in found.findings}
+    assert set(by_kind) == {"reopened", "new-key"}
+    assert (by_kind["reopened"].stream, by_kind["reopened"].severity) == (match,
+                                                                          Severity.FINDING)
+    assert "registered after the checkpoint: ask who registered it" in by_kind["reopened"].message
+    assert by_kind["new-key"].severity is Severity.NOTE
+    assert found.flagged and not found.failed
+
+
+def test_a_forged_ruling_is_flagged_as_signed_by_nobody(setting: Setting) -> None:
+    match = setting.matches[0]
+    forge_ruling(setting.store, match, AT, BY)
+    found = setting.check()
+    [reopened] = found.findings
+    assert "is signed by nobody" in reopened.message and found.flagged
