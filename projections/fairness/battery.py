@@ -199,15 +199,18 @@ def _slot_tests(columns: DealColumns) -> list[Outcome]:
     ]
 
 
-def receiver_name(category: int, by_role: bool, seats: int) -> str:
+def receiver_name(category: int, by_role: bool, seats: int) -> Said:
     """A receiver's label: a seat counted from 0 as stored ("seat 0"), "dealer" and "served
-    1..", or the table, the briscola card, the stock."""
-    names = {TABLE: "table", BRISCOLA: "briscola card", STOCK: "stock"}
-    if category in names:
-        return names[category]
+    1..", or the table, the briscola card, the stock (a message: translated where shown)."""
+    if category == TABLE:
+        return say("table")
+    if category == BRISCOLA:
+        return say("briscola card")
+    if category == STOCK:
+        return say("stock")
     if by_role:
-        return "dealer" if category == seats - 1 else f"served {category + 1}"
-    return f"seat {category}"
+        return say("dealer") if category == seats - 1 else say("served {n}", n=category + 1)
+    return say("seat {n}", n=category)
 
 
 def _receiver_tests(columns: DealColumns) -> list[Outcome]:

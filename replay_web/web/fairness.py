@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -206,8 +206,10 @@ def _figures(figures: Figures) -> dict[str, str]:
     drawn: dict[str, str] = {}
     for heatmap in figures.heatmaps:
         across = gettext("deal slot") if heatmap.test == "slots" else gettext("receiver")
+        labels = tuple(translate(label, gettext) for label in heatmap.columns)
         drawn[heatmap.test] = str(heatmap_svg(
-            heatmap, gettext("Cards by %(what)s: observed against expected", what=across),
+            replace(heatmap, columns=labels),
+            gettext("Cards by %(what)s: observed against expected", what=across),
             gettext("Each cell is (observed - expected) / sqrt(expected): red more often than "
                     "a fair shuffle, blue less."), across))
     for bars in figures.bars:
