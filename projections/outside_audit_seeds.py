@@ -17,7 +17,7 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from projections.outside_audit import N_, Check, Line, _Findings, _say
+from projections.outside_audit import N_, Check, Line, Report, _Findings, _say, check_chain
 
 MIXING = "verbale/session-v1"
 
@@ -55,6 +55,13 @@ def table_seed_commitment(secret: bytes, session: int, public_value: str, table:
     match_seed = hashlib.sha256(b"verbale/table-v1\x00" + len(session_seed).to_bytes(4, "big")
                                 + session_seed + table.to_bytes(4, "big")).digest()
     return commit(match_seed)
+
+
+def audit_tournament(lines: Sequence[Line], source: str = "export",
+                     matches: Sequence[Sequence[Line]] = ()) -> Report:
+    """The report on a card-game tournament's export (its first line `TournamentCreated`): its
+    chain, and its sessions against the commitment; `matches`, exports of its matches."""
+    return Report(source, len(lines), (check_chain(lines), check_sessions(lines, matches)))
 
 
 def check_sessions(lines: Sequence[Line], matches: Sequence[Sequence[Line]] = ()) -> Check:
