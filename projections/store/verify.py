@@ -24,6 +24,7 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.record.audit import Audit, Severity, audit
+from domain.record.audit_runs import confirm
 from domain.record.clock import ClockError
 from domain.record.envelope import EnvelopeError, RecordedBy
 from domain.record.events import (
@@ -51,6 +52,7 @@ from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
 from projections.store.verify_fast import (
     canonical,
+    enabled,
     envelope_decoded,
     envelope_key,
     envelope_known,
@@ -58,12 +60,9 @@ from projections.store.verify_fast import (
     parsed_once,
     stamp,
 )
+from projections.store.verify_lean import ENVELOPE, RECORD_KEYS, confirmed_events, v2_missing
 from projections.store.verify_seeds import redecide, seed_problems
 from projections.store.verify_tarocchi import audit_tarocchi
-
-RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
-               "version"}
-ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +135,10 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
     stored = store.stored(stream)
+    if enabled():
+        confirmed = _confirmed(store, stream, stored, head, keyrings)
+        if confirmed is not None:
+            return confirmed
     parsed = parsed_once()
     problems = list(check_structure(stream, stored, head, keeper(parsed)))
     if not stored:
@@ -157,6 +160,30 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
     if verdict.category in ("match", "tarocchi"):
         verdict = _signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
     return replace(verdict, head=last)
+
+
+def _confirmed(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
+               head: Head | None, keyrings: KeyringCache | None) -> Verdict | None:
+    """The verdict of the lean path (verify_lean.py, audit_runs.py) when it confirms the whole
+    stream, with nothing to report; None: the exact path below verifies it again."""
+    decoded = confirmed_events(store, stream, stored, head)
+    if decoded is None:
+        return None
+    first = decoded[0][0]
+    if isinstance(first, MatchCreated):
+        if first.game not in store.catalog or confirm(store.catalog, cast(Any, decoded)) is None:
+            return None
+        place = None if first.tournament is None else (first.tournament, first.round,
+                                                       first.table)
+        verdict = Verdict(stream, f"{first.game} {len(first.players)}p", len(decoded), (),
+                          category="match", place=place)
+    else:
+        verdict = _audit(store, stream, decoded)
+    if verdict.category in ("match", "tarocchi"):
+        verdict = _signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
+    if verdict.problems or verdict.note is not None or verdict.in_progress:
+        return None
+    return replace(verdict, head=head[2] if head is not None else None)
 
 
 def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
@@ -272,24 +299,14 @@ def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
     return bool(enveloped) or has
 
 
-# A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
-# "not recorded", as in a version-1 record, but a record stripped of them.
-_V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("outcome",),
-                "MatchEnded": ("settlement",)}
-
-
 def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
-    required = _V2_REQUIRED.get(record.get("type", ""), ())
-    class_version = record.get("class_version")
-    if not isinstance(class_version, int) or class_version < 2 or not isinstance(
-            record.get("data"), dict):
-        return []
-    missing = [name for name in required if record["data"].get(name) is None]
+    missing = v2_missing(record)
     if not missing:
         return []
     return [Problem(version, "fields", say(
         "a class_version {class_version} {type} holds {fields}: it is null here",
-        class_version=class_version, type=record["type"], fields=", ".join(missing)))]
+        class_version=record["class_version"], type=record["type"],
+        fields=", ".join(missing)))]
 
 
 def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
