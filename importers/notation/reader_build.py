@@ -17,6 +17,7 @@ from typing import Any
 
 from lark import Token, Transformer
 
+from domain.building import builder
 from domain.cards import UNKNOWN, Card, parse_card
 from domain.text import excerpt, say
 from importers.notation.model import (
@@ -54,7 +55,8 @@ class Problem:
 
 @dataclass(slots=True)
 class Line:
-    """One line of a smazzata (or after `End`): its keyword token and what followed it."""
+    """One line of a smazzata (or after `End`): its keyword token and what followed it (the
+    tokens; a line's run of cards as one string, `ToRaw._cards_line`)."""
 
     kind: str
     head: Token
@@ -95,13 +97,18 @@ def read_card(text: str) -> Card:
     return found
 
 
-def read_cards(tokens: Sequence[Token]) -> tuple[Card, ...]:
-    """The cards of CARD tokens. Read from their text joined into a plain string: a lark Token
-    looked up in a dict compares itself with the key by its own `__eq__`, a Python call per
-    card, where a plain string compares at C speed."""
-    if not tokens:
+def read_cards(text: str) -> tuple[Card, ...]:
+    """The cards of a line's run of CARD tokens, kept as their text one space apart (`ToRaw`:
+    a lark Token per card, looked up in a dict, would compare itself with the key by its own
+    `__eq__`, a Python call per card; a plain string compares at C speed)."""
+    if not text:
         return ()
-    return tuple(map(read_card, " ".join(tokens).split(" ")))
+    return tuple(map(read_card, text.split(" ")))
+
+
+def cards_text(tokens: Sequence[Token]) -> str:
+    """A run of CARD tokens as one plain string, one space apart (what `read_cards` reads)."""
+    return " ".join(tokens)
 
 
 def _pos(token: Token) -> Pos:
@@ -139,7 +146,16 @@ class ToRaw(Transformer[Token, Any]):
     def _keyword_line(self, children: list[Token]) -> Line:
         return Line(children[0].type.lower(), children[0], children[1:])
 
-    dealer = seed = table = briscola = hand = stock = accuso = _keyword_line
+    def _cards_line(self, children: list[Token]) -> Line:
+        """A line ending with cards (Table, Briscola, Stock; Hand after its seat): the cards
+        as one string (`cards_text`), which is all that reader_check.py reads of them. The
+        fast path (reader_lines.py) takes that string from the line as it stands."""
+        head = children[0]
+        split = 2 if head.type == "HAND" else 1
+        return Line(head.type.lower(), head, [*children[1:split], cards_text(children[split:])])
+
+    table = briscola = hand = stock = _cards_line
+    dealer = seed = accuso = _keyword_line
     claimed = timeout = abandon = ruling = _keyword_line
 
 
@@ -153,6 +169,9 @@ def play_regex(card: str) -> re.Pattern[str]:
 
 
 PLAY_RE = re.compile("")  # set by reader.py from the grammar's CARD terminal (play_regex)
+# Built once per play read: at half the cost of calling the classes (domain/building.py).
+_new_pos = builder(Pos)
+_new_play = builder(WrittenPlay)
 _COMMENTS = re.compile(r"\{[^}]*\}|;[^\n]*")
 _PLUS = re.compile(r"[ \t]*\+[ \t]*")
 
@@ -169,11 +188,11 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
     for found in PLAY_RE.finditer(text):
         start = found.start()
         if multiline and "\n" in text[:start]:  # after a comment that spans lines
-            pos = Pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
+            pos = _new_pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
         else:
-            pos = Pos(line, column + start)
+            pos = _new_pos(line, column + start)
         if found.lastindex == 2 and found.group(1) is None:  # the common case: a card alone
-            append(WrittenPlay(read_card(found.group(2)), pos=pos))
+            append(_new_play(read_card(found.group(2)), None, (), None, False, None, pos))
         else:
             append(full_play(found, pos))
     return plays
@@ -186,7 +205,7 @@ def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
                        excerpt("!" + marker),
                        say("a marker among {markers}",
                            markers=", ".join("!" + m for m in IRREGULARITY_MARKERS)))
-    return WrittenPlay(
+    return _new_play(
         read_card(card), None if seat is None else number(seat) - 1,
         () if capture is None else tuple(map(read_card, _PLUS.split(capture))),
         None if matta is None else number(matta), scopa is not None, marker, pos)
@@ -283,10 +302,10 @@ def layout_of(line: Line, game: str, players: int) -> WrittenLayout | Problem:
     if line.kind != want:
         return at(line.head, say("a Table line of 4 cards") if want == "table"
                   else say("a Briscola line with one card"))
-    cards = read_cards(line.args)
+    cards = read_cards(line.args[0])
     if want == "table":
         if len(cards) != 4:
             return at(line.head, say("a Table line of 4 cards"),
-                      found=excerpt(" ".join(line.args)) if cards else say("no card"))
+                      found=excerpt(line.args[0]) if cards else say("no card"))
         return WrittenLayout(table=cards, pos=_pos(line.head))
     return WrittenLayout(briscola=cards[0], pos=_pos(line.head))

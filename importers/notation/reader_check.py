@@ -154,13 +154,13 @@ def read_deal_line(deal: Deal, line: Line) -> None:
     elif line.kind == "stock":
         if deal.stocks[-1] is not None:
             deal.problems.append(at(line.head, say("one Stock line for each Table")))
-        deal.stocks[-1] = read_cards(line.args)
+        deal.stocks[-1] = read_cards(line.args[0])
     else:
         seat = seat_of(line.args[0], deal.players, deal.problems)
         if seat is not None and seat in deal.hands[-1]:
             deal.problems.append(at(line.args[0], say("one Hand line for each seat")))
         elif seat is not None:
-            deal.hands[-1][seat] = read_cards(line.args[1:])
+            deal.hands[-1][seat] = read_cards(line.args[1])
 
 
 def read_claim(deal: Deal, line: Line) -> None:

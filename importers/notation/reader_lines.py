@@ -27,17 +27,19 @@ from importers.notation.reader_build import Line, RawMatch, ToRaw
 
 # Each line by its first terminal: a regex template whose words in capitals stand for the
 # grammar's terminals (as in grammar.lark's rule), and the token types of each of its groups; a
-# group typed "A B..." holds space-separated tokens whose types go A, B, A, B...
+# group typed "A B..." holds space-separated tokens whose types go A, B, A, B...; a group typed
+# "CARDS" (a space, then cards one space apart) is handed on as the text of its cards, as
+# `ToRaw._cards_line` turns lark's CARD tokens into it.
 _SHAPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "TAG_OPEN": ("(TAG_OPEN)(TAG_NAME) (STRING)RSQB", ("TAG_OPEN", "TAG_NAME", "STRING")),
     "SMAZZATA": ("(SMAZZATA) (INT)", ("SMAZZATA", "INT")),
     "END": ("(END)", ("END",)),
     "DEALER": ("(DEALER) (INT)", ("DEALER", "INT")),
     "SEED": ("(SEED) (HEX)", ("SEED", "HEX")),
-    "TABLE": ("(TABLE)((?: CARD)+)", ("TABLE", "CARD...")),
-    "BRISCOLA": ("(BRISCOLA) (CARD)", ("BRISCOLA", "CARD")),
-    "HAND": ("(HAND) (INT)((?: CARD)*)", ("HAND", "INT", "CARD...")),
-    "STOCK": ("(STOCK)((?: CARD)*)", ("STOCK", "CARD...")),
+    "TABLE": ("(TABLE)((?: CARD)+)", ("TABLE", "CARDS")),
+    "BRISCOLA": ("(BRISCOLA)( CARD)", ("BRISCOLA", "CARDS")),
+    "HAND": ("(HAND) (INT)((?: CARD)*)", ("HAND", "INT", "CARDS")),
+    "STOCK": ("(STOCK)((?: CARD)*)", ("STOCK", "CARDS")),
     "ACCUSO": ("(ACCUSO) (INT) (NAME)((?: CARD)+)((?: MATTA INT)?)",
                ("ACCUSO", "INT", "NAME", "CARD...", "MATTA INT...")),
     "CLAIMED": ("(CLAIMED)((?: NAME SCORE)+)", ("CLAIMED", "NAME SCORE...")),
@@ -59,12 +61,15 @@ _ALLOWED = (frozenset({"TAG_OPEN"}), frozenset({"TAG_OPEN", "SMAZZATA", "END"}),
             frozenset(_SHAPES), frozenset({"TAG_OPEN"}) | _INCIDENTS)
 
 
-# A group of a line's regex: its number, the types of its tokens, whether they are a list.
-_Group = tuple[int, tuple[str, ...], bool]
+# A group of a line's regex: its number, the types of its tokens, what it holds (_ONE token, a
+# list of _MANY, or _CARDS: the text of its cards).
+_Group = tuple[int, tuple[str, ...], int]
+_ONE, _MANY, _CARDS = range(3)
 
 
 def _groups(types: tuple[str, ...], first: int) -> tuple[_Group, ...]:
-    return tuple((first + index, tuple(t.removesuffix("...").split()), t.endswith("..."))
+    return tuple((first + index, tuple(t.removesuffix("...").split()),
+                  _CARDS if t == "CARDS" else _MANY if t.endswith("...") else _ONE)
                  for index, t in enumerate(types))
 
 
@@ -72,15 +77,17 @@ _new_str = str.__new__
 
 
 def _tokens(groups: tuple[_Group, ...], found: re.Match[str], line: int,
-            start: int) -> list[Token]:
-    """The tokens of a line, as lark's lexer makes them (`_token`). `start` is where the line
-    starts (its column 1)."""
-    tokens: list[Token] = []
+            start: int) -> list[Token | str]:
+    """The tokens of a line, as lark's lexer makes them (`_token`), a run of cards as its text.
+    `start` is where the line starts (its column 1)."""
+    tokens: list[Token | str] = []
     append = tokens.append
-    for index, types, many in groups:
+    for index, types, holds in groups:
         value = found.group(index)
-        if not many:
+        if holds == _ONE:
             append(_token(types[0], value, found.start(index), line, start))
+        elif holds == _CARDS:
+            append(value[1:])
         elif value:
             at = found.start(index) + 1  # after the space before
             cycle = len(types)
@@ -141,7 +148,7 @@ class LineReader:
                                  for name in names})
             assert regex.groups == len(plays) + sum(len(_SHAPES[n][1]) + 1 for n in names)
         self._raw = ToRaw()
-        self._lines: dict[str, Callable[[list[Token]], Line]] = {
+        self._lines: dict[str, Callable[[list[Token | str]], Line]] = {
             name: getattr(self._raw, name.lower()) for name in _SHAPES
             if name not in ("TAG_OPEN", "SMAZZATA", "END")}
 
@@ -182,8 +189,8 @@ class _Building:
         self.children: list[Any] = []
         self.lines: list[Any] = []
 
-    def line(self, name: str, tokens: list[Token],
-             keyword_line: Callable[[list[Token]], Line] | None) -> None:
+    def line(self, name: str, tokens: list[Any],
+             keyword_line: Callable[[list[Token | str]], Line] | None) -> None:
         if name == "TAG_OPEN":
             if self.state in (_SMAZZATA, _END):
                 self._close_match()
