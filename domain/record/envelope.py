@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.building import builder
 from domain.text import say
 
 RECORDER_KINDS = ("seat", "arbiter", "house", "importer", "simulator")
@@ -49,3 +50,13 @@ def arbiter(name: str) -> RecordedBy:
 
 def importer(program: str, file: str, line: int) -> RecordedBy:
     return RecordedBy("importer", program, f"{file}:{line}")
+
+
+def importer_line(envelope: RecordedBy, file: str, line: int) -> RecordedBy:
+    """`importer(envelope.name, file, line)` for an importer's envelope already made: built
+    without running the checks again (they read the kind and the name, which stay), since an
+    import makes one per line of plays (docs/benchmarks.md, issue 12)."""
+    return _unchecked(envelope.kind, envelope.name, f"{file}:{line}")
+
+
+_unchecked = builder(RecordedBy, checked=True)

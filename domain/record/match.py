@@ -15,6 +15,7 @@ from enum import Enum
 from operator import attrgetter
 from typing import Any
 
+from domain.building import builder
 from domain.events import CardPlayed, PlayEvent, SmazzataEnded
 from domain.game import GameEngine
 from domain.record.clock import millis
@@ -124,16 +125,18 @@ class MatchState:
 _FIELDS = tuple(f.name for f in fields(MatchState))
 _VALUES = attrgetter(*_FIELDS)
 _INDEX = {name: index for index, name in enumerate(_FIELDS)}
+_build = builder(MatchState)
 
 
 def _with(state: MatchState, **changes: Any) -> MatchState:
     """`dataclasses.replace(state, **changes)` without its introspection of the fields on every
     call: the fold rebuilds the state for every play event, and `replace` was the largest own
-    time of the notation benchmark (docs/benchmarks.md, issue 12)."""
+    time of the notation benchmark (docs/benchmarks.md, issue 12). Built by `builder`: a
+    MatchState has some thirty fields, each set by name by the class's own `__init__`."""
     values = list(_VALUES(state))
     for name, value in changes.items():
         values[_INDEX[name]] = value
-    return MatchState(*values)
+    return _build(*values)
 
 
 def initial(catalog: Mapping[str, GameRules]) -> MatchState:
@@ -144,45 +147,44 @@ def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
     """The state after `event`, recorded at `at`. Assumes `decide` accepted it."""
     if isinstance(event, PLAY_EVENT_TYPES):
         return _play(state, event, at)
-    folded = _fold(state, event)
-    return _with(folded, version=state.version + 1, last_at=at)
+    # One new state per event: what the event changes, its version and moment together.
+    return _with(state, version=state.version + 1, last_at=at, **_changes(state, event))
 
 
-def _fold(state: MatchState, event: MatchEvent) -> MatchState:
+def _changes(state: MatchState, event: MatchEvent) -> dict[str, Any]:
+    """The fields a match event (not a play event) changes, and their new values."""
     if isinstance(event, MatchCreated):
         return _created(state, event)
     if isinstance(event, SeedCommitted):
-        return _with(state, commitment=event.commitment, phase=Phase.DEAL, contributions=())
+        return {"commitment": event.commitment, "phase": Phase.DEAL, "contributions": ()}
     if isinstance(event, SeedContributed):
-        return _with(state, contributions=(*state.contributions,
-                                           (event.seat, event.contribution)))
+        return {"contributions": (*state.contributions, (event.seat, event.contribution))}
     if isinstance(event, MatchSeedRevealed):
-        return _with(state, match_seed=event.seed)
+        return {"match_seed": event.seed}
     if isinstance(event, IrregularityNoted):
-        return _with(state, irregularities=(*state.irregularities,
-                                            (state.version + 1, event)))
+        return {"irregularities": (*state.irregularities, (state.version + 1, event))}
     if isinstance(event, TagsTranscribed):
-        return _with(state, tags=event.tags, content_hash=event.content_hash)
+        return {"tags": event.tags, "content_hash": event.content_hash}
     if isinstance(event, ScoreClaimed):
-        return _with(state, claims=(*state.claims, (state.version + 1, event)))
+        return {"claims": (*state.claims, (state.version + 1, event))}
     if isinstance(event, SeedRevealed):
         return _revealed(state, event)
     if isinstance(event, TimeoutRecorded | Abandoned):
-        return _with(state, forfeit=event.seat)
+        return {"forfeit": event.seat}
     if isinstance(event, RulingRecorded):
         return _ruling(state, event)
     if isinstance(event, MatchEnded):
-        return _with(state, result=event, phase=Phase.ENDED)
+        return {"result": event, "phase": Phase.ENDED}
     raise TypeError(say("a match does not fold {event}", event=type(event).__name__))
 
 
-def _created(state: MatchState, event: MatchCreated) -> MatchState:
+def _created(state: MatchState, event: MatchCreated) -> dict[str, Any]:
     seats = len(event.players)
     setup = set_up(state.catalog[event.game], event.ruleset, event.match_format, seats)
-    return _with(state, created=event, setup=setup, phase=Phase.COMMIT, smazzata=0,
-                 dealer=event.first_dealer, bank_used_ms=(0,) * seats,
-                 last_action=(None,) * seats, provenance=event.provenance or LIVE,
-                 visibility=event.visibility or NO_OPTIONS)
+    return {"created": event, "setup": setup, "phase": Phase.COMMIT, "smazzata": 0,
+            "dealer": event.first_dealer, "bank_used_ms": (0,) * seats,
+            "last_action": (None,) * seats, "provenance": event.provenance or LIVE,
+            "visibility": event.visibility or NO_OPTIONS}
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
@@ -220,23 +222,26 @@ def _thought(state: MatchState, seat: int,
     return bank, seen
 
 
-def _revealed(state: MatchState, event: SeedRevealed) -> MatchState:
-    revealed = (*state.revealed, (event.smazzata, event.seed))
+def _revealed(state: MatchState, event: SeedRevealed) -> dict[str, Any]:
+    revealed = {"revealed": (*state.revealed, (event.smazzata, event.seed)), "commitment": None}
     if state.phase is not Phase.REVEAL or state.forfeit is not None:
-        return _with(state, revealed=revealed, commitment=None)
-    return _next_smazzata(_with(state, revealed=revealed, commitment=None))
+        return revealed
+    return {**revealed, **_next(state)}
 
 
 def _next_smazzata(state: MatchState) -> MatchState:
+    return _with(state, **_next(state))
+
+
+def _next(state: MatchState) -> dict[str, Any]:
     """The smazzata is over (its seed, if it had one, revealed): the next dealer deals next."""
     assert state.seating is not None
-    return _with(state, game=None, phase=Phase.COMMIT, smazzata=state.smazzata + 1,
-                 dealer=state.seating.next_dealer(state.dealer))
+    return {"game": None, "phase": Phase.COMMIT, "smazzata": state.smazzata + 1,
+            "dealer": state.seating.next_dealer(state.dealer)}
 
 
-def _ruling(state: MatchState, event: RulingRecorded) -> MatchState:
+def _ruling(state: MatchState, event: RulingRecorded) -> dict[str, Any]:
     if event.kind == "annul-smazzata" and event.smazzata is not None:
-        return _with(state, annulled=state.annulled | {event.smazzata})
-    adjustment = (state.adjustment[0] + event.adjustment[0],
-                  state.adjustment[1] + event.adjustment[1])
-    return _with(state, adjustment=adjustment)
+        return {"annulled": state.annulled | {event.smazzata}}
+    return {"adjustment": (state.adjustment[0] + event.adjustment[0],
+                           state.adjustment[1] + event.adjustment[1])}

@@ -25,10 +25,7 @@ An empty text (or only comments) has no match and no error.
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -40,6 +37,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from domain.cards import CardParseError
 from domain.text import excerpt, say
 from importers.notation import reader_build
+from importers.notation.collector import collector_paused
 from importers.notation.errors import NotationError
 from importers.notation.model import WrittenMatch
 from importers.notation.reader_build import Problem, RawMatch, ToRaw, or_list
@@ -131,23 +129,8 @@ def _read(text: str, source: str, lenient: bool, problems: list[Problem]) -> Par
                             ) from error
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while reading: a record makes many small objects and
-    no cycles, and the collections it triggers cost a third of the reading time. Only the
-    previous state is restored: another thread reading at the same time can at worst run with
-    the collector on, which is slower, never wrong."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _read_checked(text: str, source: str, lenient: bool, problems: list[Problem]) -> Parsed:
-    with _collector_paused():
+    with collector_paused():
         return _read_unpaused(text, source, lenient, problems)
 
 

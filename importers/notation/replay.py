@@ -40,10 +40,11 @@ from domain.record.commands import (
 from domain.record.decide import Decided
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchEvent, Phase
-from domain.record.plays_run import decide_plays
+from domain.record.plays_run import WrittenMove, decide_plays
 from domain.shuffle import Seed, SeedError
 from domain.text import said_of, say
 from importers.notation import setup
+from importers.notation.collector import collector_paused
 from importers.notation.layouts import Problem, dealer_problems, filled, seed_problems
 from importers.notation.model import (
     Move,
@@ -91,7 +92,8 @@ def validate(match: WrittenMatch, importer: str | None = None,
              match_index: int = 1) -> Validation:
     """Replay `match` through the rules: its report and, if it has no error, its actions."""
     replay = _Replay(match, importer or setup.default_importer())
-    replay.run()
+    with collector_paused():
+        replay.run()
     return replay.validation(match_index)
 
 
@@ -226,26 +228,31 @@ class _Replay(IncidentReplay):
         """The plays from `start` on that the rules accept as written, decided as one run
         (domain.record.plays_run): how many it took. What it leaves, `move` decides alone."""
         plays: list[WrittenPlay] = []
+        written: list[WrittenMove] = []
         for move in moves[start:]:
-            if not isinstance(move, WrittenPlay) or move.irregular is not None:
+            if type(move) is not WrittenPlay or move.irregular is not None:
                 break
             plays.append(move)
+            capture = move.capture   # as `play` sorts it; none or one card is sorted already
+            written.append((move.seat, move.card, capture if len(capture) < 2
+                            and type(capture) is tuple else tuple(sorted(capture)),
+                            move.matta_value))
         if not plays:
             return 0
-        run = decide_plays(self.state, [(p.seat, p.card, tuple(sorted(p.capture)),
-                                         p.matta_value) for p in plays],
-                           self.at + ONE_STEP, ONE_STEP)
+        run = decide_plays(self.state, written, self.at + ONE_STEP, ONE_STEP)
         if not run.taken:
             return 0
         recorded, actions, at = self.recorded, self.actions, self.at
+        extend, append = recorded.extend, actions.append
         line, envelope = self.last_envelope
         for play, (command, events) in zip(plays, run.taken, strict=False):
             at += ONE_STEP
-            recorded.extend(events)
-            if envelope is None or play.pos.line != line:
-                envelope = self.envelope(play.pos)
-                line = play.pos.line
-            actions.append((command, at, envelope))
+            extend(events)
+            pos = play.pos
+            if envelope is None or pos.line != line:
+                envelope = self.envelope(pos)
+                line = pos.line
+            append((command, at, envelope))
             played = events[0]
             if type(played) is not CardPlayed or played.scopa != play.scopa:
                 self.scopa_mark(play, events)

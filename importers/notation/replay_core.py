@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from domain.record.catalog import CATALOG
 from domain.record.commands import MatchCommand
 from domain.record.decide import Decided, decide_folded
-from domain.record.envelope import RecordedBy, importer
+from domain.record.envelope import RecordedBy, importer, importer_line
 from domain.record.match import MatchEvent, MatchState, initial
 from domain.shuffle import Seed
 from domain.text import said_of, say
@@ -100,10 +100,15 @@ class ReplayCore:
 
     def envelope(self, pos: Pos) -> RecordedBy:
         """Where an action comes from: this importer, the file and the line (one envelope for
-        the plays of a line: it is immutable)."""
+        the plays of a line: it is immutable). The first is made by `importer`, which checks
+        it; the others differ from it only in the line, which its checks do not read, so they
+        are built without checking again."""
         line, envelope = self.last_envelope
-        if envelope is None or line != pos.line:
+        if envelope is None:
             envelope = importer(self.program, self.match.source or "<text>", pos.line)
+            self.last_envelope = (pos.line, envelope)
+        elif line != pos.line:
+            envelope = importer_line(envelope, self.match.source or "<text>", pos.line)
             self.last_envelope = (pos.line, envelope)
         return envelope
 
