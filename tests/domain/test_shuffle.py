@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import re
+import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -215,6 +217,22 @@ def test_reference_agrees_with_domain_shuffle(seed: Seed, attempt: int,
 
 # ---- properties ------------------------------------------------------------------------------
 
+@given(st.binary(min_size=MIN_SEED_BYTES, max_size=130), attempts, st.integers(0, 2**20),
+       st.integers(1, 6))
+def test_the_blocks_are_the_keystreams_hmac(key: bytes, attempt: int, first: int,
+                                            count: int) -> None:
+    """The shuffle's own HMAC (`_keyed_blocks`: the key's SHA-256 states copied per block, a key
+    longer than SHA-256's block hashed first) gives the bytes of `hmac.digest`, block by
+    block."""
+    words = shuffle_module._block_words(Seed(key), attempt, first, count)
+    message = b"verbale/deal-v1\x00" + attempt.to_bytes(4, "big")
+    expected = b"".join(hmac.digest(key, message + k.to_bytes(8, "big"), "sha256")
+                        for k in range(first, first + count))
+    assert words == list(struct.unpack(f">{count * 8}I", expected))
+    if first == 0:
+        assert expected[:32] == next(keystream(Seed(key), attempt))
+
+
 @given(seeds, attempts)
 def test_result_is_a_permutation_of_the_deck(seed: Seed, attempt: int) -> None:
     assert sorted(shuffled_indices(seed, attempt)) == list(range(40))
@@ -341,23 +359,13 @@ def test_words_at_or_above_the_limit_are_skipped(monkeypatch: pytest.MonkeyPatch
         k = int.from_bytes(msg[-8:], "big")
         return _block(crafted[8 * k:8 * k + 8])
 
-    class FakeKeyed:
-        """hmac.new(key, msg, digest) with copy/update/digest, over fake_digest."""
+    def fake_blocks(key: bytes, prefix: bytes, first: int, count: int) -> bytes:
+        """The shuffle's HMAC blocks (`_keyed_blocks`), each over fake_digest."""
+        return b"".join(fake_digest(key, prefix + k.to_bytes(8, "big"), "sha256")
+                        for k in range(first, first + count))
 
-        def __init__(self, key: bytes, msg: bytes, digest: str) -> None:
-            self.key, self.msg, self.kind = key, msg, digest
-
-        def copy(self) -> FakeKeyed:
-            return FakeKeyed(self.key, self.msg, self.kind)
-
-        def update(self, more: bytes) -> None:
-            self.msg += more
-
-        def digest(self) -> bytes:
-            return fake_digest(self.key, self.msg, self.kind)
-
-    monkeypatch.setattr(shuffle_module, "hmac", SimpleNamespace(digest=fake_digest,
-                                                                new=FakeKeyed))
+    monkeypatch.setattr(shuffle_module, "hmac", SimpleNamespace(digest=fake_digest))
+    monkeypatch.setattr(shuffle_module, "_keyed_blocks", fake_blocks)
     expected = list(range(40))
     swaps = [(39, 5), (38, (2**32 - 23) % 39)] + [(i, 0) for i in range(37, 0, -1)]
     for i, j in swaps:
