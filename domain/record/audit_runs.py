@@ -38,7 +38,7 @@ def confirm(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Aud
     state = initial(catalog)
     index = 0
     findings: list[Finding] = []
-    noted = frozenset(e.refers_to for e, _ in stream if isinstance(e, IrregularityNoted))
+    noted = frozenset([e.refers_to for e, _ in stream if isinstance(e, IrregularityNoted)])
     try:
         while index < len(stream):
             if type(stream[index][0]) is CardPlayed:

@@ -47,6 +47,7 @@ from projections.store.verify_fast import (
     envelope_known,
     stamp,
 )
+from projections.store.verify_shapes import Shaped, shaped
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
@@ -85,36 +86,50 @@ def confirmed_events(store: MatchStore, stream: UUID, stored: Sequence[StoredEve
         state = row.state
         if row.originator_version != position:
             return None
-        try:
-            record = json.loads(state.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            return None
-        if type(record) is not dict:
-            return None
-        keys = record.keys()
-        if keys == _ENVELOPED_KEYS:
-            if not _envelope_sound(record[ENVELOPE]):
-                return None
-            enveloped = True
-        elif keys != RECORD_KEYS or enveloped:
-            return None
-        kind = record["type"]
-        if record["previous_hash"] != previous_hash or record["stream"] != text \
-                or record["version"] != position or canonical(record) != state \
-                or TOPIC_OF.get(kind) != row.topic or (kind in V2_REQUIRED and v2_missing(record)):
+        read = shaped(state) or _parsed(store, row)
+        if read is None or read.previous_hash != previous_hash or read.stream != text \
+                or read.version != position or TOPIC_OF.get(read.kind) != row.topic \
+                or (enveloped and not read.enveloped):
             return None
         try:
-            at = stamp(record["timestamp"])
+            at = stamp(read.timestamp)
         except Exception:   # ClockError, or a timestamp that is not even text
             return None
         if previous_at is not None and at < previous_at:
             return None
-        event = _event(store, row, record, kind)
-        if event is None:
-            return None
-        decoded.append((event, at))
+        decoded.append((read.event, at))
+        enveloped = read.enveloped
         previous_hash, previous_at = hashlib.sha256(state).hexdigest(), at
     return decoded if head[2] == previous_hash else None
+
+
+def _parsed(store: MatchStore, row: StoredEvent) -> Shaped | None:
+    """A record of any other shape, parsed: its parts when it is canonical JSON of exactly the
+    record's fields, with a sound envelope, the fields its class_version holds, and an event
+    that decodes; else None. The parts are compared by the caller, as JSON values: the version
+    as `record["version"] != version` compares it, True for 1 included."""
+    state = row.state
+    try:
+        record = json.loads(state.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if type(record) is not dict:
+        return None
+    keys = record.keys()
+    if keys == _ENVELOPED_KEYS:
+        if not _envelope_sound(record[ENVELOPE]):
+            return None
+    elif keys != RECORD_KEYS:
+        return None
+    kind = record["type"]
+    if canonical(record) != state or type(kind) is not str or kind not in TOPIC_OF \
+            or (kind in V2_REQUIRED and v2_missing(record)):
+        return None
+    event = _event(store, row, record, kind)
+    if event is None:
+        return None
+    return Shaped(kind, event, record["previous_hash"], keys == _ENVELOPED_KEYS,
+                  record["stream"], record["timestamp"], record["version"])
 
 
 def _envelope_sound(envelope: object) -> bool:

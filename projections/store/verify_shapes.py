@@ -1,0 +1,171 @@
+"""The commonest records read by their shape (issue 13): a play event's stored bytes matched as
+a whole against the canonical JSON its record can only have, and its event built from the
+matched parts, without parsing the JSON, encoding it again and decoding the record.
+
+A pattern below accepts only bytes that are canonical JSON (docs/events.md): the record's keys
+in their sorted order and no others, no whitespace, integers as canonical JSON writes them (no
+leading zero, no "-0"), and every string one that JSON writes without an escape (card codes,
+hex, the stream id, the timestamp's digits). The envelope is the one part of free text: it is
+taken only when its bytes are, as a whole, the canonical JSON of an envelope that decodes, which
+is checked once per distinct envelope and remembered. The bytes are then the canonical JSON of
+the record the parts make, and the event is the one the codec decodes from it: what verify's
+lean path would have found by `json.loads`, `canonical` and the decoder, the same values
+(tests/projections/store/test_verify_shapes.py). Bytes of any other shape (another event type,
+an older class_version, a code that is not a card, an envelope with braces in its text): None,
+and the lean path parses them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from domain import events as play
+from domain.cards import DECK, UNKNOWN, Card
+from domain.record.envelope import EnvelopeError, RecordedBy
+from projections.store.codec import decode
+from projections.store.verify_fast import canonical
+
+
+class Shaped(NamedTuple):
+    """A record read by its shape: its parts, the event already decoded."""
+
+    kind: str
+    event: object
+    previous_hash: str
+    enveloped: bool
+    stream: str
+    timestamp: str
+    version: int
+
+
+_INT = rb"(?:0|-?[1-9][0-9]*)"
+_CODE = rb'"[0-9A-Za-z?]{2}"'
+_CODES = rb"\[(?:" + _CODE + rb"(?:," + _CODE + rb")*)?\]"
+_TAIL = (rb',"previous_hash":"(?P<previous>[0-9a-f]{64})"'
+         rb'(?:,"recorded_by":(?P<envelope>\{[^{}]*\}))?'
+         rb',"stream":"(?P<stream>[0-9a-f-]{36})","timestamp":"(?P<timestamp>[0-9T:.Z+-]{1,40})"'
+         rb',"type":"%s","version":(?P<version>' + _INT + rb")\}")
+_CARDS = {f'"{c.code}"'.encode(): c for c in (*DECK, UNKNOWN)}
+
+
+class _Unknown(Exception):
+    """A part that is not what the event takes (a code that is no card)."""
+
+
+def _cards(listed: bytes) -> tuple[Card, ...]:
+    """The cards of a matched list of codes, `["7d","Fd"]`."""
+    if len(listed) == 2:
+        return ()
+    try:
+        return tuple([_CARDS[code] for code in listed[1:-1].split(b",")])
+    except KeyError:
+        raise _Unknown from None
+
+
+def _card(code: bytes) -> Card:
+    card = _CARDS.get(code)
+    if card is None:
+        raise _Unknown
+    return card
+
+
+Built = Callable[[re.Match[bytes]], object]
+
+
+def _card_played(m: re.Match[bytes]) -> object:
+    matta_value = m.group("matta_value")
+    return play.CardPlayed(int(m.group("seat")), _card(m.group("card")),
+                           _cards(m.group("capture")),
+                           None if matta_value == b"null" else int(matta_value),
+                           m.group("scopa") == b"true")
+
+
+def _trick_taken(m: re.Match[bytes]) -> object:
+    return play.TrickTaken(int(m.group("seat")), _cards(m.group("cards")),
+                           int(m.group("points")))
+
+
+_HAND = re.compile(_CODES)
+
+
+def _hand_dealt(m: re.Match[bytes]) -> object:
+    return play.HandDealt(tuple([_cards(hand.group(0))
+                                 for hand in _HAND.finditer(m.group("hands"), 1)]))
+
+
+_DRAW = re.compile(rb"\[(" + _INT + rb"),(" + _CODE + rb")\]")
+
+
+def _cards_drawn(m: re.Match[bytes]) -> object:
+    return play.CardsDrawn(tuple([(int(draw.group(1)), _card(draw.group(2)))
+                                  for draw in _DRAW.finditer(m.group("draws"))]))
+
+
+_ONE_DRAW = rb"\[" + _INT + rb"," + _CODE + rb"\]"
+
+# Each event type of class_version 1: the pattern of its `data`, fields in sorted order.
+_SHAPES: dict[str, tuple[bytes, Built]] = {
+    "CardPlayed": (rb'\{"capture":(?P<capture>' + _CODES + rb'),"card":(?P<card>' + _CODE
+                   + rb'),"matta_value":(?P<matta_value>null|' + _INT
+                   + rb'),"scopa":(?P<scopa>true|false),"seat":(?P<seat>' + _INT + rb")\}",
+                   _card_played),
+    "TrickTaken": (rb'\{"cards":(?P<cards>' + _CODES + rb'),"points":(?P<points>' + _INT
+                   + rb'),"seat":(?P<seat>' + _INT + rb")\}", _trick_taken),
+    "HandDealt": (rb'\{"hands":(?P<hands>\[(?:' + _CODES + rb"(?:," + _CODES + rb")*)?\])\}",
+                  _hand_dealt),
+    "CardsDrawn": (rb'\{"draws":(?P<draws>\[(?:' + _ONE_DRAW + rb"(?:," + _ONE_DRAW
+                   + rb")*)?\])\}", _cards_drawn),
+}
+_PATTERNS: dict[bytes, tuple[re.Pattern[bytes], Built, str]] = {
+    kind.encode(): (re.compile(rb'\{"class_version":1,"data":' + data + _TAIL % kind.encode()),
+                    build, kind)
+    for kind, (data, build) in _SHAPES.items()}
+
+
+def _kind_of(state: bytes) -> bytes:
+    """The event type a record's bytes end with (`"type":"X","version":N}`), found cheaply."""
+    at = state.rfind(b',"type":"')
+    return state[at + 9:state.find(b'"', at + 9)] if at >= 0 else b""
+
+
+_ENVELOPES: dict[bytes, bool] = {}
+
+
+def _envelope_sound(span: bytes) -> bool:
+    """These bytes are the canonical JSON of an envelope that decodes (remembered per bytes)."""
+    known = _ENVELOPES.get(span)
+    if known is None:
+        try:
+            value = json.loads(span.decode("utf-8"))
+            known = type(value) is dict and canonical(value) == span
+            if known:
+                decode(RecordedBy, value, "recorded_by")
+        except (UnicodeDecodeError, ValueError, EnvelopeError):   # CodecError: a ValueError
+            known = False
+        if len(_ENVELOPES) < 4096:
+            _ENVELOPES[span] = known
+    return known
+
+
+def shaped(state: bytes) -> Shaped | None:
+    """The record of these bytes by its shape, or None (see the module's docstring)."""
+    found = _PATTERNS.get(_kind_of(state))
+    if found is None:
+        return None
+    pattern, build, kind = found
+    m = pattern.fullmatch(state)
+    if m is None:
+        return None
+    envelope = m.group("envelope")
+    if envelope is not None and not _envelope_sound(envelope):
+        return None
+    try:
+        event = build(m)
+    except _Unknown:
+        return None
+    return Shaped(kind, event, m.group("previous").decode("ascii"), envelope is not None,
+                  m.group("stream").decode("ascii"), m.group("timestamp").decode("ascii"),
+                  int(m.group("version")))
