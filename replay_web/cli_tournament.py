@@ -56,6 +56,7 @@ from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_arbiter import accounts, password_stdin_option
 from replay_web.cli_database import open_store
 from replay_web.cli_tournament_text import (
+    Resolve,
     echo_seating,
     echo_standings,
     export_sheets,
@@ -170,7 +171,7 @@ def seat(tournament_text: str, turn: int | None, seeds_path: Path | None,
     commitment), turns II-IV as the tournament's recomposition says; print its tables."""
     store = open_store(database)
     try:
-        stream = _resolve(store, tournament_text)
+        stream = _resolver(database)(store, tournament_text)
         loaded = load_tarocchi(store, stream)
         state = cast(TarocchiState, loaded.state)
         turn = turn or len(state.turns) + 1
@@ -226,8 +227,36 @@ def _read_seeds(path: Path, stream: UUID) -> tuple[Seed, Seed]:
     return seeds
 
 
-def _resolve(store: MatchStore, text: str) -> UUID:
-    stream = resolve_match(store, text)
+def _resolver(database: str | None) -> Resolve:
+    """The tournament a command's ID names in the store: its id, the start of its id, or (from
+    the read models) its name or a part of it; a usage problem if none or several."""
+    def resolve(store: MatchStore, text: str) -> UUID:
+        try:
+            stream = resolve_match(store, text)
+        except UsageProblem:
+            stream = UUID(_named(database, text))
+        return _checked(store, stream)
+    return resolve
+
+
+def _named(database: str | None, text: str) -> str:
+    from projections.read_models.queries_tarocchi import tarocchi_streams_starting
+    from replay_web.read_view import open_read_models
+
+    with open_read_models(database) as engine:
+        return _only_tournament(tarocchi_streams_starting(engine, text), text)
+
+
+def _only_tournament(found: list[str], text: str) -> str:
+    if len(found) != 1:
+        raise UsageProblem(_("{text}: no Tarocchi tournament has this id or name").format(
+            text=text) if not found else _(
+            "{text}: several Tarocchi tournaments match: {candidates}").format(
+            text=text, candidates=", ".join(found)))
+    return found[0]
+
+
+def _checked(store: MatchStore, stream: UUID) -> UUID:
     if not is_tarocchi(store, stream):
         raise UsageProblem(translate_error(NotATarocchiTournament(say(
             "{stream} is not a stored Tarocchi tournament", stream=str(stream)))))
@@ -253,13 +282,9 @@ def standings(tournament_text: str, turn: int | None, as_json: bool,
     from replay_web.read_view import open_read_models
 
     with open_read_models(database) as engine:
-        found = tarocchi_streams_starting(engine, tournament_text)
-        if len(found) != 1:
-            raise UsageProblem(_("{text}: no Tarocchi tournament has this id or name").format(
-                text=tournament_text) if not found else _(
-                "{text}: several Tarocchi tournaments match: {candidates}").format(
-                text=tournament_text, candidates=", ".join(found)))
-        about = tarocchi_tournament(engine, found[0])
+        found = _only_tournament(tarocchi_streams_starting(engine, tournament_text),
+                                 tournament_text)
+        about = tarocchi_tournament(engine, found)
         assert about is not None
         turn = turn or about.turns
         if not 1 <= turn <= about.turns:
@@ -287,7 +312,7 @@ def import_command(files: tuple[Path, ...], tournament_text: str | None, lenient
     """Import a Tarocchi tournament's sheets (.csv, or the tag style): one report line per
     error and finding, by file and line; all the files enter the store together or not at
     all. The same sheets imported again store nothing. Exit code 1 when refused."""
-    import_files(files, tournament_text, lenient, dry_run, database, _resolve)
+    import_files(files, tournament_text, lenient, dry_run, database, _resolver(database))
 
 
 @tournament.command("export")
@@ -303,7 +328,8 @@ def export(tournament_text: str, form: str, output: Path | None, database: str |
     the penalties."""
     store = open_store(database, read_only=True)
     try:
-        state = cast(TarocchiState, load_tarocchi(store, _resolve(store, tournament_text)).state)
+        stream = _resolver(database)(store, tournament_text)
+        state = cast(TarocchiState, load_tarocchi(store, stream).state)
     finally:
         store.close()
     if state.draw is None:
@@ -343,7 +369,7 @@ def penalty(tournament_text: str, player: int, turn: int, smazzata: int, article
     signer = _signer(database, arbiter, password_stdin)
     store = open_store(database)
     try:
-        stream = _resolve(store, tournament_text)
+        stream = _resolver(database)(store, tournament_text)
         try:
             after = execute_signed_penalty(store, stream, command, signer, datetime.now(UTC),
                                            RecordedBy("arbiter", arbiter))

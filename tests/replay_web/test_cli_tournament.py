@@ -169,3 +169,22 @@ def test_exported_sheets_import_again_as_the_same_standings(backend: Backend, tm
                                 "--database", url)[1])["standings"]
                  for url in (backend.url, other)]
     assert standings[0] == standings[1] and len(standings[0]) == 12
+
+
+def test_every_command_takes_the_tournament_by_its_name(backend: Backend,
+                                                        tmp_path: Path) -> None:
+    seeds = tmp_path / "seeds.json"
+    code, out = run("tournament", "create", "Coppa di Enna", *(f"--player=P{k}"
+                    for k in range(1, 9)), "--seeds", str(seeds), "--database", backend.url)
+    assert code == 0, out
+    code, out = run("tournament", "seat", "Coppa di Enna", "--seeds", str(seeds),
+                    "--database", backend.url)
+    assert code == 0 and "Turn I (sorteggio)" in out, out
+    target = tmp_path / "coppa.txt"
+    code, out = run("tournament", "export", "enna", "--format", "tags", "-o", str(target),
+                    "--database", backend.url)      # a part of the name, any case
+    assert code == 0 and "Coppa di Enna" in target.read_text(encoding="utf-8"), out
+    code, out = run("tournament", "seat", "Coppa di Palermo", "--database", backend.url)
+    assert code == 2
+    assert "Coppa di Palermo: no Tarocchi tournament has this id or name" in out
+    assert "--match" not in out
