@@ -24,8 +24,10 @@ from typing import NamedTuple
 
 from domain import events as play
 from domain.cards import DECK, UNKNOWN, Card
+from domain.record import events as record
 from domain.record.envelope import EnvelopeError, RecordedBy
 from projections.store.codec import decode
+from projections.store.facts import FACT_NAMED
 from projections.store.verify_fast import canonical
 
 
@@ -105,8 +107,41 @@ def _cards_drawn(m: re.Match[bytes]) -> object:
 
 
 _ONE_DRAW = rb"\[" + _INT + rb"," + _CODE + rb"\]"
+_HANDS = rb"\[(?:" + _CODES + rb"(?:," + _CODES + rb")*)?\]"
+_HEX = rb'"[0-9a-f]{1,128}"'
 
-# Each event type of class_version 1: the pattern of its `data`, fields in sorted order.
+
+def _text(quoted: bytes) -> str:
+    """A matched string with nothing to unescape (its pattern allows no backslash)."""
+    return quoted[1:-1].decode("ascii")
+
+
+def _seed_committed(m: re.Match[bytes]) -> object:
+    return record.SeedCommitted(int(m.group("smazzata")), _text(m.group("commitment")))
+
+
+def _seed_revealed(m: re.Match[bytes]) -> object:
+    return record.SeedRevealed(int(m.group("smazzata")), _text(m.group("seed")))
+
+
+def _accuso_declared(m: re.Match[bytes]) -> object:
+    matta_value = m.group("matta_value")
+    return play.AccusoDeclared(int(m.group("seat")), _text(m.group("kind")),
+                               _cards(m.group("cards")), int(m.group("points")),
+                               None if matta_value == b"null" else int(matta_value))
+
+
+def _smazzata_dealt(m: re.Match[bytes]) -> object:
+    commitment, briscola = m.group("seed_commitment"), m.group("briscola")
+    return play.SmazzataDealt(
+        int(m.group("number")), int(m.group("dealer")), int(m.group("attempt")),
+        None if commitment == b"null" else _text(commitment),
+        tuple([_cards(hand.group(0)) for hand in _HAND.finditer(m.group("hands"), 1)]),
+        _cards(m.group("table")), _cards(m.group("stock")),
+        None if briscola == b"null" else _card(briscola))
+
+# Each event type: the pattern of its `data` at its current class_version, fields in sorted
+# order.
 _SHAPES: dict[str, tuple[bytes, Built]] = {
     "CardPlayed": (rb'\{"capture":(?P<capture>' + _CODES + rb'),"card":(?P<card>' + _CODE
                    + rb'),"matta_value":(?P<matta_value>null|' + _INT
@@ -114,14 +149,25 @@ _SHAPES: dict[str, tuple[bytes, Built]] = {
                    _card_played),
     "TrickTaken": (rb'\{"cards":(?P<cards>' + _CODES + rb'),"points":(?P<points>' + _INT
                    + rb'),"seat":(?P<seat>' + _INT + rb")\}", _trick_taken),
-    "HandDealt": (rb'\{"hands":(?P<hands>\[(?:' + _CODES + rb"(?:," + _CODES + rb")*)?\])\}",
-                  _hand_dealt),
+    "HandDealt": (rb'\{"hands":(?P<hands>' + _HANDS + rb")\}", _hand_dealt),
     "CardsDrawn": (rb'\{"draws":(?P<draws>\[(?:' + _ONE_DRAW + rb"(?:," + _ONE_DRAW
                    + rb")*)?\])\}", _cards_drawn),
+    "SeedCommitted": (rb'\{"commitment":(?P<commitment>' + _HEX + rb'),"smazzata":(?P<smazzata>'
+                      + _INT + rb")\}", _seed_committed),
+    "SeedRevealed": (rb'\{"seed":(?P<seed>' + _HEX + rb'),"smazzata":(?P<smazzata>' + _INT
+                     + rb")\}", _seed_revealed),
+    "AccusoDeclared": (rb'\{"cards":(?P<cards>' + _CODES + rb'),"kind":(?P<kind>"[a-z0-9_]{1,24}")'
+                       rb',"matta_value":(?P<matta_value>null|' + _INT + rb'),"points":(?P<points>'
+                       + _INT + rb'),"seat":(?P<seat>' + _INT + rb")\}", _accuso_declared),
+    "SmazzataDealt": (rb'\{"attempt":(?P<attempt>' + _INT + rb'),"briscola":(?P<briscola>null|'
+                      + _CODE + rb'),"dealer":(?P<dealer>' + _INT + rb'),"hands":(?P<hands>'
+                      + _HANDS + rb'),"number":(?P<number>' + _INT + rb'),"seed_commitment":'
+                      rb"(?P<seed_commitment>null|" + _HEX + rb'),"stock":(?P<stock>' + _CODES
+                      + rb'),"table":(?P<table>' + _CODES + rb")\}", _smazzata_dealt),
 }
 _PATTERNS: dict[bytes, tuple[re.Pattern[bytes], Built, str]] = {
-    kind.encode(): (re.compile(rb'\{"class_version":1,"data":' + data + _TAIL % kind.encode()),
-                    build, kind)
+    kind.encode(): (re.compile(b'\\{"class_version":%d,"data":' % FACT_NAMED[kind].class_version
+                               + data + _TAIL % kind.encode()), build, kind)
     for kind, (data, build) in _SHAPES.items()}
 
 
