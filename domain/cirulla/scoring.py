@@ -135,6 +135,23 @@ def _known(pile: Sequence[Card]) -> tuple[Card, ...]:
 
 def score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
           accusi: tuple[int, int], ruleset: Ruleset) -> Breakdown:
+    """The smazzata's points by category. The last score is kept: a smazzata's end is scored
+    twice on the same piles (its SmazzataEnded, then its result as the record folds it), and a
+    score is a function of its arguments; only tuples are kept, which nobody can change."""
+    last = _LAST_SCORE[0]   # read once: another thread may replace the entry meanwhile
+    if last is not None and last[0] is ruleset and last[1] == (piles, scope, accusi):
+        return last[2]
+    made = _score(piles, scope, accusi, ruleset)
+    if all(type(part) is tuple for part in (piles, *piles, scope, accusi)):
+        _LAST_SCORE[0] = (ruleset, (piles, scope, accusi), made)
+    return made
+
+
+_LAST_SCORE: list[tuple[Ruleset, tuple[object, ...], Breakdown] | None] = [None]
+
+
+def _score(piles: tuple[Sequence[Card], Sequence[Card]], scope: tuple[int, int],
+           accusi: tuple[int, int], ruleset: Ruleset) -> Breakdown:
     ma, mb = pile_mask(piles[0]), pile_mask(piles[1])
     denari = ((ma & _SUIT_BITS).bit_count(), (mb & _SUIT_BITS).bit_count())
     settebello = 0 if ma & _SETTEBELLO_BIT else (1 if mb & _SETTEBELLO_BIT else None)

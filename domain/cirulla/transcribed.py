@@ -321,6 +321,7 @@ def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
 
 
 _card_played = builder(CardPlayed)   # CardPlayed(...), at half the cost (domain/building.py)
+_advanced = tuple.__new__   # Advanced(...) without its Python-level __new__, as its _make does
 _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 # Looked up once: an enum member read off its class goes through the enum's metaclass.
 _PRESA_MANO = PresaObbligata.MANO
@@ -334,7 +335,7 @@ def _after_play(played: CardPlayed, state: CirullaState) -> Advanced | None:
     if any(state.hands):
         hand = state.hands[mover]
         if len(hand) != HAND_SIZE or state.declared[mover]:
-            return Advanced((played,), state, state)   # most plays: nothing follows
+            return _advanced(Advanced, ((played,), state, state))   # most plays: nothing follows
         events: list[PlayEvent] = [played]
         after = state
     else:

@@ -182,20 +182,33 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
     if "{" in text or ";" in text:  # blanked, so that positions stay true
         text = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
     line, column = token.line or 1, token.column or 1
-    multiline = "\n" in text.rstrip()
+    if "\n" in text.rstrip():   # a comment spans lines: a play's line may be a later one
+        return [_play_of(found, _pos_in(text, found.start(), line, column))
+                for found in PLAY_RE.finditer(text)]
     plays: list[WrittenPlay | Problem] = []
     append = plays.append
+    cards = _CARDS
     for found in PLAY_RE.finditer(text):
-        start = found.start()
-        if multiline and "\n" in text[:start]:  # after a comment that spans lines
-            pos = _new_pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
+        seat, code = found.group(1, 2)
+        if found.lastindex == 2 and seat is None:  # the common case: a card alone
+            card = cards.get(code)
+            append(_new_play(read_card(code) if card is None else card, None, (), None, False,
+                             None, _new_pos(line, column + found.start())))
         else:
-            pos = _new_pos(line, column + start)
-        if found.lastindex == 2 and found.group(1) is None:  # the common case: a card alone
-            append(_new_play(read_card(found.group(2)), None, (), None, False, None, pos))
-        else:
-            append(full_play(found, pos))
+            append(full_play(found, _new_pos(line, column + found.start())))
     return plays
+
+
+def _pos_in(text: str, start: int, line: int, column: int) -> Pos:
+    if "\n" in text[:start]:  # after a comment that spans lines
+        return _new_pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
+    return _new_pos(line, column + start)
+
+
+def _play_of(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
+    if found.lastindex == 2 and found.group(1) is None:
+        return _new_play(read_card(found.group(2)), None, (), None, False, None, pos)
+    return full_play(found, pos)
 
 
 def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.building import builder
+from domain.building import builder, changer
 from domain.cards import DECK
-from domain.events import CardPlayed
+from domain.events import CardPlayed, SmazzataEnded, SmazzataOutcome
 from domain.game import PlayCard
 from domain.record.envelope import importer, importer_line
 from importers.notation.model import Pos, WrittenPlay
@@ -20,6 +20,8 @@ from importers.notation.model import Pos, WrittenPlay
 cards = st.sampled_from(DECK)
 captures = st.lists(cards, max_size=4).map(tuple)
 small = st.none() | st.integers(-5, 50)
+small_int = st.integers(-5, 50)
+sides = st.none() | st.integers(0, 1)
 VALUES: dict[type[Any], st.SearchStrategy[tuple[Any, ...]]] = {
     Pos: st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)),
     WrittenPlay: st.tuples(cards, small, captures, small, st.booleans(),
@@ -27,6 +29,12 @@ VALUES: dict[type[Any], st.SearchStrategy[tuple[Any, ...]]] = {
                            st.builds(Pos, st.integers(0, 99), st.integers(0, 99))),
     PlayCard: st.tuples(st.integers(0, 3), cards, captures, small),
     CardPlayed: st.tuples(st.integers(0, 3), cards, captures, small, st.booleans()),
+    SmazzataOutcome: st.tuples(sides, sides, st.booleans(), sides, captures),
+    SmazzataEnded: st.tuples(st.integers(0, 9), st.tuples(small_int, small_int),
+                             st.lists(st.tuples(st.text(max_size=9), small_int, small_int),
+                                      max_size=8).map(tuple), sides,
+                             st.none() | st.builds(SmazzataOutcome, sides, sides, st.booleans(),
+                                                   sides, captures)),
 }
 
 
@@ -90,3 +98,15 @@ def test_an_importers_envelope_for_another_line_is_the_one_importer_makes(
     moved = importer_line(importer(program, file, first), file, line)
     assert exact(moved) == exact(importer(program, file, line))
     assert moved == importer(program, file, line)
+
+
+@given(st.sampled_from(sorted(VALUES, key=lambda c: c.__name__)).flatmap(
+    lambda cls: st.tuples(st.just(cls), VALUES[cls], VALUES[cls], st.data())))
+def test_what_the_changer_changes_is_what_replace_gives(
+        case: tuple[type[Any], tuple[Any, ...], tuple[Any, ...], st.DataObject]) -> None:
+    cls, values, others, data = case
+    names = [f.name for f in dataclasses.fields(cls)]
+    changes = {name: value for name, value in zip(names, others, strict=True)
+               if data.draw(st.booleans())}
+    changed = changer(cls)(cls(*values), **changes)
+    assert exact(changed) == exact(dataclasses.replace(cls(*values), **changes))

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.cards import DECK, Rank, Suit, card
 from domain.cirulla.engine import evolve
@@ -10,6 +14,7 @@ from domain.cirulla.ruleset import STANDARD, Primiera, Ruleset
 from domain.cirulla.scoring import (
     CATEGORIES,
     PRIMIERA_VALUE,
+    _score,
     piccola_points,
     primiera_sum,
     primiera_winner,
@@ -209,3 +214,26 @@ def test_scopa_tranne_nell_ultima_giocata_dell_ultima_mano() -> None:
     assert len(played) == 1 and not played[0].scopa and last.scope == (0, 0)
     ended = events[-1]
     assert isinstance(ended, SmazzataEnded) and ended.leftover_to is None
+
+
+_piles = st.permutations(DECK).flatmap(lambda deck: st.integers(0, 40).map(
+    lambda cut: (tuple(deck[:cut]), tuple(deck[cut:]))))
+_pairs = st.tuples(st.integers(0, 9), st.integers(0, 9))
+_scorings = st.tuples(_piles, _pairs, _pairs, st.sampled_from([STANDARD, CONTEGGIO, FINO_AL_7]))
+
+
+@given(st.lists(_scorings, min_size=1, max_size=6), st.data())
+def test_the_last_score_kept_is_the_score_of_the_same_piles(
+        scorings: list[tuple[Any, ...]], data: st.DataObject) -> None:
+    """`score` keeps its last result (a smazzata's end is scored twice on the same piles): in
+    any order of calls, repeated or not, with lists that are then changed, it gives what the
+    piles give."""
+    for _ in range(2 * len(scorings)):
+        piles, scope, accusi, ruleset = data.draw(st.sampled_from(scorings))
+        assert score(piles, scope, accusi, ruleset) == _score(piles, scope, accusi, ruleset)
+        as_lists = (list(piles[0]), list(piles[1]))
+        assert score(as_lists, scope, accusi, ruleset) == _score(piles, scope, accusi, ruleset)
+        if as_lists[1]:   # changed after scoring: what was kept must not answer for them
+            as_lists[0].append(as_lists[1].pop())
+        assert score(as_lists, scope, accusi, ruleset) == _score(as_lists, scope, accusi,
+                                                                 ruleset)
