@@ -61,6 +61,7 @@ from projections.store.verify_fast import (
     stamp,
 )
 from projections.store.verify_lean import ENVELOPE, RECORD_KEYS, confirmed_events, v2_missing
+from projections.store.verify_rows import Row, Rows, stream_rows
 from projections.store.verify_seeds import redecide, seed_problems
 from projections.store.verify_tarocchi import audit_tarocchi
 
@@ -134,11 +135,11 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
-    stored = store.stored(stream)
     if enabled():
-        confirmed = _confirmed(store, stream, stored, head, keyrings)
+        confirmed = _confirmed(store, stream, stream_rows(store, stream), head, keyrings)
         if confirmed is not None:
             return confirmed
+    stored = store.stored(stream)
     parsed = parsed_once()
     problems = list(check_structure(stream, stored, head, keeper(parsed)))
     if not stored:
@@ -162,8 +163,8 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
     return replace(verdict, head=last)
 
 
-def _confirmed(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
-               head: Head | None, keyrings: KeyringCache | None) -> Verdict | None:
+def _confirmed(store: MatchStore, stream: UUID, stored: Rows, head: Head | None,
+               keyrings: KeyringCache | None) -> Verdict | None:
     """The verdict of the lean path (verify_lean.py, audit_runs.py) when it confirms the whole
     stream, with nothing to report; None: the exact path below verifies it again."""
     decoded = confirmed_events(store, stream, stored, head)
@@ -186,7 +187,7 @@ def _confirmed(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
     return replace(verdict, head=head[2] if head is not None else None)
 
 
-def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
+def _signed_rulings(verdict: Verdict, stored: Rows,
                     decoded: list[tuple[object, datetime]], keyrings: KeyringCache) -> Verdict:
     """Every ruling of a match (penalty of a Tarocchi tournament) is its arbiter's, signed by a
     key registered for them at that moment over its content, this stream and the head it
@@ -209,7 +210,7 @@ def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
         else replace(verdict, problems=verdict.problems + tuple(found))
 
 
-def _envelope_kind(row: StoredEvent) -> str | None:
+def _envelope_kind(row: StoredEvent | Row) -> str | None:
     envelope = json.loads(row.state).get(ENVELOPE)
     return envelope.get("kind") if isinstance(envelope, dict) else None
 

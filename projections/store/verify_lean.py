@@ -24,7 +24,7 @@ import dataclasses
 import hashlib
 import json
 import typing
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from datetime import datetime
 from functools import cache
 from typing import Any, cast
@@ -47,6 +47,7 @@ from projections.store.verify_fast import (
     envelope_known,
     stamp,
 )
+from projections.store.verify_rows import Row, Rows
 from projections.store.verify_shapes import Shaped, shaped
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
@@ -72,7 +73,7 @@ def v2_missing(record: dict[str, Any]) -> list[str]:
     return [name for name in required if record["data"].get(name) is None]
 
 
-def confirmed_events(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
+def confirmed_events(store: MatchStore, stream: UUID, stored: Rows,
                      head: Head | None) -> Decoded | None:
     """The stream's events decoded with their timestamps when its rows pass every structure
     check and decode; None at the first thing that does not (verify then reports it)."""
@@ -86,7 +87,7 @@ def confirmed_events(store: MatchStore, stream: UUID, stored: Sequence[StoredEve
         state = row.state
         if row.originator_version != position:
             return None
-        read = shaped(state) or _parsed(store, row)
+        read = shaped(state) or _parsed(store, stream, row)
         if read is None or read.previous_hash != previous_hash or read.stream != text \
                 or read.version != position or TOPIC_OF.get(read.kind) != row.topic \
                 or (enveloped and not read.enveloped):
@@ -103,7 +104,7 @@ def confirmed_events(store: MatchStore, stream: UUID, stored: Sequence[StoredEve
     return decoded if head[2] == previous_hash else None
 
 
-def _parsed(store: MatchStore, row: StoredEvent) -> Shaped | None:
+def _parsed(store: MatchStore, stream: UUID, row: Row | StoredEvent) -> Shaped | None:
     """A record of any other shape, parsed: its parts when it is canonical JSON of exactly the
     record's fields, with a sound envelope, the fields its class_version holds, and an event
     that decodes; else None. The parts are compared by the caller, as JSON values: the version
@@ -125,7 +126,7 @@ def _parsed(store: MatchStore, row: StoredEvent) -> Shaped | None:
     if canonical(record) != state or type(kind) is not str or kind not in TOPIC_OF \
             or (kind in V2_REQUIRED and v2_missing(record)):
         return None
-    event = _event(store, row, record, kind)
+    event = _event(store, stream, row, record, kind)
     if event is None:
         return None
     return Shaped(kind, event, record["previous_hash"], keys == _ENVELOPED_KEYS,
@@ -145,13 +146,16 @@ def _envelope_sound(envelope: object) -> bool:
     return True
 
 
-def _event(store: MatchStore, row: StoredEvent, record: dict[str, Any], kind: str) -> object:
+def _event(store: MatchStore, stream: UUID, row: Row | StoredEvent, record: dict[str, Any],
+           kind: str) -> object:
     """The domain event of a sound record, or None when it does not decode."""
     fact_class = FACT_NAMED[kind]
     class_version = record["class_version"]
     try:
         if type(class_version) is not int or class_version != fact_class.class_version:
-            fact = cast(StoredFact, store.mapper.to_domain_event(row))   # the upcasters
+            stored = StoredEvent(originator_id=stream, originator_version=row.originator_version,
+                                 topic=row.topic, state=row.state)
+            fact = cast(StoredFact, store.mapper.to_domain_event(stored))   # the upcasters
             return fact.to_domain()
         data = record["data"]
         fast = _fast_decoder(cast(Hashable, fact_class.domain_type))
