@@ -7,7 +7,6 @@ profile's max_examples.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool
 from hypothesis import HealthCheck, settings
 
+from tests.profile import profile_name
 from tests.projections.conftest import Backend, make_backend
 
 settings.register_profile("dev", max_examples=60, deadline=None,
@@ -24,8 +24,7 @@ settings.register_profile("ci", max_examples=150, deadline=None, derandomize=Fal
 settings.register_profile("deep", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 
-_default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
-settings.load_profile(os.environ.get("VERBALE_HYPOTHESIS_PROFILE", _default))
+settings.load_profile(profile_name())
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from projections.store.verify import verify_store
 from tests.domain.record.toy import TOY_CATALOG
+from tests.profile import scaled
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import record_toy_match
 from tests.projections.store.tampering import TAMPERINGS, Row, Tamperer
@@ -32,7 +33,8 @@ GAMES = {**CATALOG, **TOY_CATALOG}
 SHORT = [d for d in demo_set(Seed(b"\x7a" * 16)) if d.setup.match_format["length"] == "1"
          and len(d.setup.players) == 2 and not d.incidents.abandon_at]
 
-TAMPERINGS_PER_DATABASE = 1000
+TAMPERINGS_PER_DATABASE = scaled(dev=200, ci=1000)
+"""Random tamperings per database: 1,000 under CI's profile, 200 in a quick `make test`."""
 
 
 def build(store: MatchStore) -> list[UUID]:
