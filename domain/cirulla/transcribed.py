@@ -22,7 +22,14 @@ from domain.cirulla.dealing import next_hands, redeal_reason
 from domain.cirulla.engine import apply_play, end_event, evolve, is_scopa
 from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
 from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, taken
-from domain.events import AccusoDeclared, CardPlayed, HandDealt, PlayEvent, SmazzataDealt
+from domain.events import (
+    AccusoDeclared,
+    CardPlayed,
+    HandDealt,
+    PlayEvent,
+    SmazzataDealt,
+    SmazzataEnded,
+)
 from domain.game import RuleViolation
 from domain.seating import Seating
 from domain.text import say
@@ -289,6 +296,29 @@ def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
     the smazzata goes on. None for any other play, which the caller then takes the slow way
     (which says why). A hand record is mostly such plays: this reads the position once where
     the three read it five times (docs/benchmarks.md, issue 12)."""
+    taken_play = _played(state, seat, card, capture, matta_value)
+    return None if taken_play is None else _after_play(*taken_play)
+
+
+def last_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
+              matta_value: int | None) -> tuple[tuple[CardPlayed, SmazzataEnded],
+                                                CirullaState] | None:
+    """The smazzata's last play, taken as `advance` takes a common one: its CardPlayed and the
+    SmazzataEnded that follows (what `play_events` gives), and the game right after the play
+    (the SmazzataEnded not folded: its outcome is the record's to add). None for any other
+    play, or one `advance` would not take."""
+    taken_play = _played(state, seat, card, capture, matta_value)
+    if taken_play is None:
+        return None
+    played, after = taken_play
+    if any(after.hands) or after.stock:
+        return None
+    return (played, end_event(after)), after
+
+
+def _played(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
+            matta_value: int | None) -> tuple[CardPlayed, CirullaState] | None:
+    """`advance`'s play: its CardPlayed and the state right after it, or None."""
     if not state.dealt or state.finished or seat != state.to_move or card is UNKNOWN:
         return None
     if card not in state.hands[seat]:
@@ -317,7 +347,7 @@ def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
     played = _card_played(seat, card, wanted, state.matta_value if card is MATTA else None,
                           bool(wanted) and len(wanted) == len(table)
                           and state.plays != _LAST_PLAY)   # not state.is_last_play
-    return _after_play(played, apply_play(state, card, wanted))
+    return played, apply_play(state, card, wanted)
 
 
 _card_played = builder(CardPlayed)   # CardPlayed(...), at half the cost (domain/building.py)

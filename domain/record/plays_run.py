@@ -8,8 +8,10 @@ game's step (docs/benchmarks.md, issue 12). Here the game's transcriber `advance
 the game state, and the match state is rebuilt once, at the end of the run.
 
 The run takes only what it can take exactly: a transcribed match in play, the seat to move
-playing a card of its hand as the rules allow, nothing unverifiable, the smazzata going on, no
-cappotto cutting it short, the clock going forward. It stops before the first play that is
+playing a card of its hand as the rules allow, nothing unverifiable, no cappotto cutting the
+smazzata short, the clock going forward. The smazzata's last play (Cirulla) ends the run: its
+SmazzataEnded is completed and folded by the record's own `outcomes_folded`, as when the play is
+decided alone. It stops before the first play that is
 anything else; the caller decides that one the usual way, from the state the run returns, and
 the record reads the same as if every play had been decided one by one
 (tests/domain/record/test_plays_run.py).
@@ -27,6 +29,7 @@ from domain.cards import Card
 from domain.game import PlayCard
 from domain.record.clock import ClockError, millis, utc
 from domain.record.match import MatchEvent, MatchState, Phase, _with
+from domain.record.outcomes import outcomes_folded
 from domain.record.transcription import transcriber
 
 WrittenMove = tuple[int | None, Card, tuple[Card, ...], int | None]
@@ -52,7 +55,8 @@ def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetim
             or state.setup is None or step < _NO_TIME or not _forward(state.last_at, first):
         return PlaysRun(state, ())
     setup = state.setup
-    advance = transcriber(setup.rules.name).advance
+    rules = transcriber(setup.rules.name)
+    advance = rules.advance
     to_move = setup.rules.engine.to_move
     cut_short, match_format = setup.rules.cut_short, setup.match_format   # setup.cut_short's
     game, version = state.game, state.version
@@ -66,8 +70,15 @@ def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetim
         if seat is None:
             break
         advanced = advance(game, seat, card, capture, matta_value)
-        if advanced is None or (capture and cut_short(match_format, advanced.played)
-                                is not None):
+        if advanced is None:
+            ending = rules.last_play(game, seat, card, capture, matta_value)
+            if ending is not None:
+                bank[seat] += spent
+                last_play[seat] = index
+                return _ended(state, ending, _play_card(seat, card, capture, matta_value),
+                              taken, version, bank, last_play, first, step)
+            break
+        if capture and cut_short(match_format, advanced.played) is not None:
             break
         bank[seat] += spent
         spent = each
@@ -80,6 +91,22 @@ def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetim
         return PlaysRun(state, ())
     return PlaysRun(_after_run(state, game, version, bank, last_play, first, step, len(taken)),
                     tuple(taken))
+
+
+def _ended(state: MatchState, ending: tuple[tuple[MatchEvent, ...], Any], command: PlayCard,
+           taken: list[tuple[PlayCard, tuple[MatchEvent, ...]]], version: int, bank: list[int],
+           last_play: dict[int, int], first: datetime, step: timedelta) -> PlaysRun:
+    """The run ends with the smazzata's last play: its CardPlayed taken as the run takes a play,
+    then its SmazzataEnded completed and folded by the record (`outcomes_folded`), as deciding
+    the play alone completes and folds it (its outcome; the MatchEnded of a smazzata with no
+    seed to reveal that ends the match). A play with a SmazzataEnded is never cut short."""
+    (played, *ended), game = ending
+    moment = first + step * len(taken)
+    before = _after_run(state, game, version + 1, bank, last_play, first, step, len(taken) + 1)
+    completed, folded = outcomes_folded(before, tuple(ended), moment)
+    assert folded is not None   # a SmazzataEnded was folded
+    taken.append((command, (played, *completed)))
+    return PlaysRun(folded, tuple(taken))
 
 
 def _after_run(state: MatchState, game: Any, version: int, bank: list[int],

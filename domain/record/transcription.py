@@ -59,6 +59,12 @@ class Transcriber(Protocol):
     def advance(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
                 matta_value: int | None) -> Advanced | None: ...
 
+    def last_play(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+                  matta_value: int | None) -> tuple[tuple[PlayEvent, ...], Any] | None:
+        """The smazzata's last play as `advance` would take it: its events, ending with the
+        game's SmazzataEnded, and the game after those before it; None: the slow way."""
+        ...
+
 
 class _Cirulla:
     deal_event = staticmethod(cirulla.deal_event)
@@ -69,6 +75,7 @@ class _Cirulla:
     play_events = staticmethod(cirulla.play_events)
     accuso_event = staticmethod(cirulla.accuso_event)
     advance = staticmethod(cirulla.advance)
+    last_play = staticmethod(cirulla.last_play)
 
 
 class _Briscola:
@@ -76,6 +83,11 @@ class _Briscola:
     check_play = staticmethod(briscola.check_play)
     play_events = staticmethod(briscola.play_events)
     advance = staticmethod(briscola.advance)
+
+    @staticmethod
+    def last_play(game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+                  matta_value: int | None) -> tuple[tuple[PlayEvent, ...], Any] | None:
+        return None   # the last trick is taken the slow way
 
     @staticmethod
     def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,

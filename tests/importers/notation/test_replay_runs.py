@@ -165,3 +165,24 @@ def test_a_seed_that_does_not_give_the_written_deal_is_reported_alike() -> None:
     both_ways(wrong, seeds_slowly)
     checks = {f.check for f in replay.validate(wrong, "runs").report.findings}
     assert "seed" in checks
+
+
+@pytest.mark.parametrize("name", ["cirulla-2p-torneo.txt", "cirulla-4p-coppie.txt"])
+def test_the_runs_end_cirullas_smazzate(name: str) -> None:
+    """What makes the comparisons above worth making for a smazzata's last play: a run takes
+    it (the SmazzataEnded completed by the record), in every smazzata that ends as written."""
+    ended: list[int] = []
+
+    def counted(state: Any, moves: Any, first: Any, step: Any) -> PlaysRun:
+        run = decide_plays(state, moves, first, step)
+        ended.extend(1 for _, events in run.taken if type(events[-1]).__name__ in
+                     ("SmazzataEnded", "MatchEnded"))
+        return run
+
+    path = EXAMPLES / name
+    (match, *_) = read(path.read_text(encoding="utf-8"), path.name).matches
+    with mock.patch.object(replay, "decide_plays", counted):
+        validation = replay.validate(match, "runs")
+    assert validation.actions is not None
+    assert len(ended) == sum(score.ended for score in validation.report.smazzate) > 0
+    both_ways(match)
