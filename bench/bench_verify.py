@@ -10,12 +10,16 @@ bench_verify_N, filled from that file's rows. On each,
 alternating run by run:
   (a) raw decode: every stream read through the store's own read path and every event decoded
       (mapper, upcasters, to_domain, timestamp): no hashing, no rules;
-  (b) verify of the whole store, as `verbale verify` runs it (--jobs 1, in this process);
-  (c) the same without its fast path (projections/store/verify_fast.py's `exact`);
-  (d) verify --jobs J (worker processes), when J > 1.
+  (b) verify of the whole store, as `verbale verify` runs it (--jobs 1, in this process): the
+      lean path (projections/store/verify_lean.py), the exact path for what it does not confirm;
+  (c) the same without the lean path (verify_fast.py's `without_lean`: verify as it was
+      before it);
+  (d) the same without any fast path (verify_fast.py's `exact`);
+  (e) verify --jobs J (worker processes), when J > 1.
 Medians of R runs: events per wall-clock second, and per CPU second of this process (events per
 second per core, what a shared, loaded machine still measures); the ratio of verify to raw
-decode per CPU second; for --jobs, the wall-clock rate and its speed-up over --jobs 1.
+decode per CPU second, and to (c) and (d); for --jobs, the wall-clock rate and its speed-up
+over --jobs 1. Also how many streams the lean path confirms (the others: the exact path).
 --profile prints where verify spends its time (cProfile).
 """
 
@@ -33,15 +37,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
+from eventsourcing.persistence import StoredEvent
 
 from bench.bench_store import BATCH, PG_DSN
 from bench.machine import machine
 from domain.record.catalog import CATALOG
 from domain.record.clock import parse_stamp
 from projections.store.app import MatchStore
-from projections.store.verify import verify_store
-from projections.store.verify_fast import exact
+from projections.store.verify import lean_verdict, verify_store
+from projections.store.verify_fast import exact, without_lean
 from projections.store.verify_jobs import verify_parallel
+from projections.store.verify_rows import stream_rows
 
 DATA = Path(__file__).parent / ".data"
 SEED = "5eed0000000000000000000000000300"
@@ -90,7 +96,7 @@ def build_postgres(matches: int) -> None:
     source = MatchStore(url=_sqlite_url(matches), catalog=CATALOG, read_only=True)
     target = MatchStore(url=_pg_url(matches), catalog=CATALOG)
     try:
-        rows = []
+        rows: list[StoredEvent] = []
         for stream in source.streams():
             rows.extend(source.stored(stream))
             if len(rows) >= BATCH:
@@ -126,6 +132,19 @@ def verify_exact(store: MatchStore) -> int:
         return verify_once(store)
 
 
+def verify_before(store: MatchStore) -> int:
+    """verify without its lean path: as it ran before it."""
+    with without_lean():
+        return verify_once(store)
+
+
+def lean_confirmed(store: MatchStore) -> tuple[int, int]:
+    """How many streams the lean path confirms, of how many."""
+    heads = {h[0]: h for h in store.heads()}
+    return sum(lean_verdict(store, s, stream_rows(store, s), h, None) is not None
+               for s, h in heads.items()), len(heads)
+
+
 def timed(action: Callable[[], int]) -> tuple[int, float, float]:
     """The events, the wall-clock seconds and this process's CPU seconds of `action`."""
     start, cpu = time.perf_counter(), time.process_time()
@@ -137,11 +156,13 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
     store = MatchStore(url=url, catalog=CATALOG, read_only=True)
     cases: dict[str, Callable[[], int]] = {"decode": lambda: raw_decode(store),
                                            "verify": lambda: verify_once(store),
+                                           "before": lambda: verify_before(store),
                                            "exact": lambda: verify_exact(store)}
     if jobs > 1:
         cases["jobs"] = lambda: sum(v.events for v in verify_parallel(url, jobs))
     rates: dict[str, list[float]] = {case: [] for case in
-                                     [*cases, "decode_cpu", "verify_cpu", "exact_cpu"]}
+                                     [*cases, "decode_cpu", "verify_cpu", "before_cpu",
+                                      "exact_cpu"]}
     ratios: list[float] = []
     events = 0
     try:
@@ -160,7 +181,14 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
     found["ratio"] = statistics.median(ratios)
     found["fast"] = statistics.median(v / e for v, e in zip(rates["verify_cpu"],
                                                             rates["exact_cpu"], strict=True))
+    found["lean"] = statistics.median(v / e for v, e in zip(rates["verify_cpu"],
+                                                            rates["before_cpu"], strict=True))
+    if "jobs" in rates:
+        found["jobs_x"] = statistics.median(j / v for j, v in zip(rates["jobs"], rates["verify"],
+                                                                   strict=True))
     found["events"] = float(events)
+    confirmed, streams = lean_confirmed(MatchStore(url=url, catalog=CATALOG, read_only=True))
+    found["confirmed"], found["streams"] = float(confirmed), float(streams)
     return found
 
 
@@ -183,12 +211,15 @@ def report(name: str, r: dict[str, float], jobs: int) -> None:
     print(f"  raw decode          : {r['decode']:>9,.0f} ev/s  (per CPU second "
           f"{r['decode_cpu']:,.0f})")
     print(f"  verify --jobs 1     : {r['verify']:>9,.0f} ev/s  (per CPU second "
-          f"{r['verify_cpu']:,.0f}); verify / raw decode, CPU {r['ratio']:.1%}")
+          f"{r['verify_cpu']:,.0f}); verify / raw decode, CPU {r['ratio']:.1%}; the lean path "
+          f"confirmed {int(r['confirmed'])} of {int(r['streams'])} streams")
+    print(f"  verify, no lean path: {r['before']:>9,.0f} ev/s  (per CPU second "
+          f"{r['before_cpu']:,.0f}); lean path x{r['lean']:.2f} (median of the runs' ratios)")
     print(f"  verify, no fast path: {r['exact']:>9,.0f} ev/s  (per CPU second "
-          f"{r['exact_cpu']:,.0f}); fast path x{r['fast']:.2f} (median of the runs' ratios)")
+          f"{r['exact_cpu']:,.0f}); verify x{r['fast']:.2f} of it")
     if "jobs" in r:
-        print(f"  verify --jobs {jobs:<5} : {r['jobs']:>9,.0f} ev/s  (per core "
-              f"{r['jobs'] / jobs:,.0f}; x{r['jobs'] / r['verify']:.2f} of --jobs 1)")
+        print(f"  verify --jobs {jobs:<5} : {r['jobs']:>9,.0f} ev/s  (x{r['jobs_x']:.2f} of "
+              f"--jobs 1 in wall clock, median of the runs' ratios)")
 
 
 def main() -> None:

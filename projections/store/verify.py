@@ -52,11 +52,11 @@ from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
 from projections.store.verify_fast import (
     canonical,
-    enabled,
     envelope_decoded,
     envelope_key,
     envelope_known,
     keeper,
+    lean,
     parsed_once,
     stamp,
 )
@@ -135,8 +135,8 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
-    if enabled():
-        confirmed = _confirmed(store, stream, stream_rows(store, stream), head, keyrings)
+    if lean():
+        confirmed = lean_verdict(store, stream, stream_rows(store, stream), head, keyrings)
         if confirmed is not None:
             return confirmed
     stored = store.stored(stream)
@@ -163,8 +163,8 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
     return replace(verdict, head=last)
 
 
-def _confirmed(store: MatchStore, stream: UUID, stored: Rows, head: Head | None,
-               keyrings: KeyringCache | None) -> Verdict | None:
+def lean_verdict(store: MatchStore, stream: UUID, stored: Rows, head: Head | None,
+                 keyrings: KeyringCache | None) -> Verdict | None:
     """The verdict of the lean path (verify_lean.py, audit_runs.py) when it confirms the whole
     stream, with nothing to report; None: the exact path below verifies it again."""
     decoded = confirmed_events(store, stream, stored, head)

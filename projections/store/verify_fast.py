@@ -12,8 +12,9 @@ it checks taken on trust.
 - The canonical JSON a record is compared with is made by a C encoder made once, with the very
   settings of `canonical_json` (json.dumps makes a new encoder for every record).
 
-`exact()` turns the fast path off for its block: the tests compare verify's findings with and
-without it (tests/projections/store/test_verify_fast.py).
+`exact()` turns the fast path off for its block, the lean path (verify_lean.py) with it: the
+tests compare verify's findings with and without them (tests/projections/store/
+test_verify_fast.py). `without_lean()` turns off the lean path only (for the benchmark).
 """
 
 from __future__ import annotations
@@ -46,6 +47,25 @@ def exact() -> Iterator[None]:
 
 def enabled() -> bool:
     return _fast[-1]
+
+
+_lean = [True]
+
+
+@contextmanager
+def without_lean() -> Iterator[None]:
+    """verify with this module's fast path but not the lean path (verify_lean.py), within the
+    block: what verify did before the lean path, for the benchmark to compare with."""
+    _lean.append(False)
+    try:
+        yield
+    finally:
+        _lean.pop()
+
+
+def lean() -> bool:
+    """The lean path is on: neither `exact` nor `without_lean` holds."""
+    return _fast[-1] and _lean[-1]
 
 
 class ParsedOnce(CanonicalTranscoder):
