@@ -208,7 +208,7 @@ def ruling(match_text: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         return _back_with(replay.match_id, [f"{form[f].label.text}: {m}"
                                             for f, ms in form.errors.items() for m in ms])
-    signer = _signer(engine, name, str(form.sign_password.data))
+    signer = signer_of(engine, name, str(form.sign_password.data))
     if isinstance(signer, str):
         return _back_with(replay.match_id, [signer])
     try:
@@ -228,7 +228,7 @@ def ruling(match_text: str) -> ResponseReturnValue:
                             step=loaded.version, _anchor="scores"), 303)
 
 
-def _signer(engine: Any, name: str, password: str) -> Signer | str:
+def signer_of(engine: Any, name: str, password: str) -> Signer | str:
     """The arbiter's key opened with the password typed, or why not (too many wrong passwords
     from this address: a minute's wait, as at the login)."""
     failures = _failures()

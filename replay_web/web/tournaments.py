@@ -117,11 +117,11 @@ def sheet_pdf(tournament_text: str, number: int) -> ResponseReturnValue:
 
 
 def _pdf(html: str, filename: str) -> ResponseReturnValue:
-    from replay_web.web.verbale_page import _no_pdf, static_fetcher
+    from replay_web.web.verbale_page import no_pdf, static_fetcher
     try:
         import weasyprint
     except (ImportError, OSError) as missing:   # OSError: pango or cairo not installed
-        return _no_pdf(str(missing))
+        return no_pdf(str(missing))
     document = weasyprint.HTML(string=html, base_url=request.url_root,
                                url_fetcher=static_fetcher(weasyprint))
     response = Response(document.write_pdf(), mimetype="application/pdf")

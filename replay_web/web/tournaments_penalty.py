@@ -34,7 +34,7 @@ from projections.store.app import ConcurrencyConflict
 from projections.store.tarocchi import execute_signed_penalty
 from replay_web.i18n import translate_error
 from replay_web.web.app import services
-from replay_web.web.arbiter import _signer
+from replay_web.web.arbiter import signer_of
 from replay_web.web.guard import logged_arbiter
 
 REASON_MAX = 500
@@ -84,7 +84,7 @@ def record_penalty(stream: str, page: dict[str, Any]) -> ResponseReturnValue:
                             int(form.smazzata.data), str(form.code.data), str(form.fate.data),
                             name, str(form.reason.data).strip(), int(form.extra.data or 0),
                             bool(form.important.data))
-    signer = _signer(engine, name, str(form.sign_password.data))
+    signer = signer_of(engine, name, str(form.sign_password.data))
     if isinstance(signer, str):
         return _refused(page, form, [signer])
     try:

@@ -47,7 +47,7 @@ def verbale_pdf(match_text: str) -> ResponseReturnValue:
     try:
         import weasyprint
     except (ImportError, OSError) as missing:   # OSError: pango or cairo not installed
-        return _no_pdf(str(missing))
+        return no_pdf(str(missing))
     html = weasyprint.HTML(string=_render(replay, pdf=True), base_url=request.url_root,
                            url_fetcher=static_fetcher(weasyprint))
     response = Response(html.write_pdf(), mimetype="application/pdf")
@@ -72,7 +72,7 @@ def _render(replay: Replay, pdf: bool = False) -> str:
                            symbols=SYMBOLS, **verbale_data(replay))
 
 
-def _no_pdf(reason: str) -> ResponseReturnValue:
+def no_pdf(reason: str) -> ResponseReturnValue:
     current_app.logger.error("verbale PDF unavailable: %s", reason)
     detail = gettext("The PDF cannot be made on this server: WeasyPrint or the libraries it "
                      "needs (Pango) are not installed. The printable page still works: print "
