@@ -4,10 +4,12 @@ Most of a match is plain plays: the seat to move plays a card, the game says wha
 the record holds exactly that. `audit` re-derives each through the whole record (the command,
 `decide_checked` with its clock, phase and cappotto checks, the comparison with the fields a
 version-1 record lacks, then `evolve` of every event into a new MatchState). Here a plain play
-of a live match is asked of the game's own engine (`decide`, the very check `decide_checked`
-makes of it), compared with what was recorded and folded on the game's state; the match state
-is rebuilt once per run of such plays, as `evolve` would have left it. Every other action goes
-through `audit`'s own step.
+of a live match is decided and folded on the game's own state by the game's `advance` (the
+import's fast path, domain/record/transcription.py: for a live play the very check and fold of
+the engine's `decide` and `evolve`, C8 "accuso obbligatorio" aside, whose hands of three go to
+`decide`), or by `decide` and `evolve` where `advance` does not take the play; it is compared
+with what was recorded, and the match state is rebuilt once per run of such plays, as `evolve`
+would have left it. Every other action goes through `audit`'s own step.
 
 Only a record with nothing to report is confirmed: any finding, refusal, or a match not finished
 gives None, and the caller audits the record with `audit` (whose report is then the one given).
@@ -23,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
 from typing import Any
 
+from domain.cards import Card
+from domain.cirulla.ruleset import Accuso
 from domain.events import CardPlayed, SmazzataEnded
 from domain.game import GameEngine, PlayCard
 from domain.record.audit import Audit, Finding, Recorded, _guarded_step, _in_progress, _Stop
@@ -31,6 +35,7 @@ from domain.record.decide_claims import result_difference
 from domain.record.events import IrregularityNoted
 from domain.record.games import GameRules
 from domain.record.match import MatchState, Phase, _with, initial
+from domain.record.transcription import Advanced, transcriber
 
 
 def confirm(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit | None:
@@ -65,6 +70,7 @@ def _plain_plays(state: MatchState, stream: Sequence[Recorded], index: int,
             or state.setup is None or state.last_at is None:
         return state, 0
     engine: GameEngine[Any, Any] = state.setup.rules.engine
+    advance = _live_advance(state.setup.rules.name)
     cut_short = state.setup.cut_short
     game, last_at, version = state.game, state.last_at, state.version
     bank, seen = list(state.bank_used_ms), list(state.last_action)
@@ -75,7 +81,7 @@ def _plain_plays(state: MatchState, stream: Sequence[Recorded], index: int,
                 or (index + 1 in noted and _noted(stream, index)) \
                 or event.seat != engine.to_move(game):
             break
-        after = _played(engine, cut_short, game, stream, index)
+        after = _played(engine, advance, cut_short, game, stream, index)
         if after is None:
             break
         game, count = after
@@ -88,8 +94,9 @@ def _plain_plays(state: MatchState, stream: Sequence[Recorded], index: int,
                  last_action=tuple(seen)), index
 
 
-def _played(engine: GameEngine[Any, Any], cut_short: Callable[[Any], object], game: Any,
-            stream: Sequence[Recorded], index: int) -> tuple[Any, int] | None:
+def _played(engine: GameEngine[Any, Any], advance: Advance | None,
+            cut_short: Callable[[Any], object], game: Any, stream: Sequence[Recorded],
+            index: int) -> tuple[Any, int] | None:
     """The game after the recorded play at `index` and the events it caused, and how many
     they are; None when the engine refuses it, it ends the smazzata (the record adds the
     outcome), a cappotto cuts it short, or the record holds anything but what the engine
@@ -97,21 +104,56 @@ def _played(engine: GameEngine[Any, Any], cut_short: Callable[[Any], object], ga
     event, at = stream[index]
     assert isinstance(event, CardPlayed)
     try:
-        decided = engine.decide(game, PlayCard(event.seat, event.card, event.capture,
-                                               event.matta_value))
-        if index + len(decided) > len(stream) or any(type(e) is SmazzataEnded for e in decided):
+        advanced = None if advance is None else advance(game, event.seat, event.card,
+                                                        event.capture, event.matta_value)
+        if advanced is not None:
+            decided, played, after = advanced.events, advanced.played, advanced.after
+        else:
+            decided = engine.decide(game, PlayCard(event.seat, event.card, event.capture,
+                                                   event.matta_value))
+            if any(type(e) is SmazzataEnded for e in decided):
+                return None
+            played = engine.evolve(game, decided[0])
+            after = played
+            for follows in decided[1:]:
+                after = engine.evolve(after, follows)
+        if index + len(decided) > len(stream):
             return None
         for offset, expected in enumerate(decided):
             if stream[index + offset] != (expected, at):
                 return None
-        after = engine.evolve(game, decided[0])
-        if event.capture and cut_short(after) is not None:   # decided[0] is `event`
+        if event.capture and cut_short(played) is not None:   # decided[0] is `event`
             return None
-        for follows in decided[1:]:
-            after = engine.evolve(after, follows)
     except (ValueError, TypeError, LookupError, AttributeError):
         return None   # a refusal (RuleViolation is a ValueError) or a record that cannot fold
     return after, len(decided)
+
+
+Advance = Callable[[Any, int, Card, tuple[Card, ...], int | None], Advanced | None]
+
+
+def _live_advance(game: str) -> Advance | None:
+    """The game's `advance` (domain/record/transcription.py) where it decides a live play as
+    the engine's `decide` and `evolve` do, for the plays it takes: the seat to move, a card of
+    its hand, a legal capture, the matta's value, what follows by itself, the smazzata going
+    on. A live Cirulla play also obeys C8 "accuso obbligatorio", which a transcription does not
+    check: under that rule a hand of three goes to `decide`."""
+    if game == "cirulla":
+        return _cirulla
+    if game == "briscola":
+        return transcriber(game).advance
+    return None
+
+
+def _cirulla(game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+             matta_value: int | None) -> Advanced | None:
+    if game.ruleset.accuso is _OBBLIGATORIO and len(game.hands[seat]) == 3:
+        return None
+    return _CIRULLA.advance(game, seat, card, capture, matta_value)
+
+
+_OBBLIGATORIO = Accuso.OBBLIGATORIO
+_CIRULLA = transcriber("cirulla")
 
 
 def _noted(stream: Sequence[Recorded], index: int) -> bool:

@@ -6,24 +6,28 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from dataclasses import replace as dataclass_replace
 from datetime import datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from domain.cards import DECK
-from domain.cirulla.ruleset import STANDARD
+from domain.cirulla.ruleset import STANDARD, Accuso
 from domain.events import CardPlayed
 from domain.match_format import MatchFormat
 from domain.record.audit import Audit, audit
 from domain.record.audit_runs import confirm
-from domain.record.catalog import CATALOG
+from domain.record.catalog import CATALOG, format_options
+from domain.record.commands import CreateMatch
 from domain.record.demo import BOTS, NAMES, seeded_match
+from domain.record.events import MatchCreated, TimeControl
 from domain.record.match import MatchEvent
 from domain.record.simulate import Incidents, Table, play_locally
 from domain.shuffle import Seed
-from tests.domain.record.live import START, LiveMatch, live_matches
+from tests.domain.cirulla.helpers import rulesets
+from tests.domain.record.live import START, LiveMatch, live_matches, random_bot
 
 Stream = list[tuple[MatchEvent, datetime]]
 
@@ -94,3 +98,37 @@ def test_confirm_is_audit_when_a_cappotto_ends_the_match(players: int, seed: int
     stream = [(event, at) for events, at, _ in play_locally(CATALOG, demo.setup, table, START)
               for event in events]
     assert agrees(stream) is not None
+
+
+@st.composite
+def facoltativo_matches(draw: st.DrawFn) -> Stream:
+    """A live Cirulla match under C8 "accuso facoltativo", 2 or 4 players, random moves."""
+    ruleset = draw(rulesets.map(lambda r: dataclass_replace(r, accuso=Accuso.FACOLTATIVO)))
+    players = draw(st.sampled_from((2, 4)))
+    setup = CreateMatch(game="cirulla", ruleset=ruleset.options(),
+                        players=("Anna", "Bruno", "Carla", "Dario")[:players],
+                        match_format=format_options(MatchFormat.parse("1smazzate", "cirulla")),
+                        time_control=TimeControl(per_move=60, bank=1800, abandon_after=300),
+                        first_dealer=0)
+    table = Table(Seed(draw(st.binary(min_size=16, max_size=16))),
+                  random_bot("cirulla", random.Random(draw(st.integers(0, 2**32)))), Incidents())
+    return [(event, at) for events, at, _ in play_locally(CATALOG, setup, table, START)
+            for event in events]
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                HealthCheck.too_slow])
+@given(stream=facoltativo_matches())
+def test_a_play_that_had_to_declare_first_is_left_to_audit(stream: Stream) -> None:
+    """The lean replay takes a live Cirulla play by the transcriber's `advance`, which does not
+    know C8 "accuso obbligatorio". A match played under "facoltativo", where a seat may play a
+    hand that makes an accuso without declaring it, then written down as "obbligatorio": every
+    event is what the rules give but for that play, which `decide` refuses; confirm must not
+    confirm it."""
+    created, at = stream[0]
+    assert isinstance(created, MatchCreated)
+    forged = [(replace(created, ruleset={**created.ruleset, "accuso": "obbligatorio"}), at),
+              *stream[1:]]
+    assume(not audit(CATALOG, forged).ok)
+    assert agrees(stream) is not None
+    assert agrees(forged) is None
