@@ -87,7 +87,7 @@ def confirmed_events(store: MatchStore, stream: UUID, stored: Rows,
         state = row.state
         if row.originator_version != position:
             return None
-        read = shaped(state) or _parsed(store, stream, row)
+        read = shaped(state, row.topic) or _parsed(store, stream, row)
         if read is None or read.previous_hash != previous_hash or read.stream != text \
                 or read.version != position or TOPIC_OF.get(read.kind) != row.topic \
                 or (enveloped and not read.enveloped):

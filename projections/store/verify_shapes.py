@@ -27,7 +27,7 @@ from domain.cards import DECK, UNKNOWN, Card
 from domain.record import events as record
 from domain.record.envelope import EnvelopeError, RecordedBy
 from projections.store.codec import decode
-from projections.store.facts import FACT_NAMED
+from projections.store.facts import FACT_NAMED, TOPIC_OF
 from projections.store.verify_fast import canonical
 
 
@@ -165,16 +165,10 @@ _SHAPES: dict[str, tuple[bytes, Built]] = {
                       rb"(?P<seed_commitment>null|" + _HEX + rb'),"stock":(?P<stock>' + _CODES
                       + rb'),"table":(?P<table>' + _CODES + rb")\}", _smazzata_dealt),
 }
-_PATTERNS: dict[bytes, tuple[re.Pattern[bytes], Built, str]] = {
-    kind.encode(): (re.compile(b'\\{"class_version":%d,"data":' % FACT_NAMED[kind].class_version
+_PATTERNS: dict[str, tuple[re.Pattern[bytes], Built, str]] = {
+    TOPIC_OF[kind]: (re.compile(b'\\{"class_version":%d,"data":' % FACT_NAMED[kind].class_version
                                + data + _TAIL % kind.encode()), build, kind)
     for kind, (data, build) in _SHAPES.items()}
-
-
-def _kind_of(state: bytes) -> bytes:
-    """The event type a record's bytes end with (`"type":"X","version":N}`), found cheaply."""
-    at = state.rfind(b',"type":"')
-    return state[at + 9:state.find(b'"', at + 9)] if at >= 0 else b""
 
 
 _ENVELOPES: dict[bytes, bool] = {}
@@ -196,9 +190,10 @@ def _envelope_sound(span: bytes) -> bool:
     return known
 
 
-def shaped(state: bytes) -> Shaped | None:
-    """The record of these bytes by its shape, or None (see the module's docstring)."""
-    found = _PATTERNS.get(_kind_of(state))
+def shaped(state: bytes, topic: str) -> Shaped | None:
+    """The record of these bytes, stored under `topic`, by the shape of that topic's event type
+    (its `"type"` is then that type), or None (see the module's docstring)."""
+    found = _PATTERNS.get(topic)
     if found is None:
         return None
     pattern, build, kind = found
