@@ -140,6 +140,49 @@ def _smazzata_dealt(m: re.Match[bytes]) -> object:
         _cards(m.group("table")), _cards(m.group("stock")),
         None if briscola == b"null" else _card(briscola))
 
+_WORD = rb'"[a-z_ ]{1,40}"'
+_PAIR = rb"\[" + _INT + rb"," + _INT + rb"\]"
+_ROW = rb"\[" + _WORD + rb"," + _INT + rb"," + _INT + rb"\]"
+_ROWS = re.compile(rb'\[("[a-z_ ]{1,40}"),(' + _INT + rb"),(" + _INT + rb")\]")
+
+
+def _maybe(value: bytes) -> int | None:
+    return None if value == b"null" else int(value)
+
+
+def _pair(value: bytes) -> tuple[int, int]:
+    first, second = value[1:-1].split(b",")
+    return int(first), int(second)
+
+
+def _match_seed_revealed(m: re.Match[bytes]) -> object:
+    return record.MatchSeedRevealed(_text(m.group("seed")))
+
+
+def _match_scheduled(m: re.Match[bytes]) -> object:
+    return record.MatchScheduled(int(m.group("round")), int(m.group("table")),
+                                 _text(m.group("match")))
+
+
+def _match_ended(m: re.Match[bytes]) -> object:
+    settlement = record.MatchSettlement(_text(m.group("how")), int(m.group("mp")),
+                                        _text(m.group("unit")), _pair(m.group("points")))
+    return record.MatchEnded(_pair(m.group("scores")), _maybe(m.group("winner")),
+                             _text(m.group("reason")), int(m.group("smazzate")), settlement)
+
+
+def _smazzata_ended(m: re.Match[bytes]) -> object:
+    outcome = play.SmazzataOutcome(_maybe(m.group("last_capture")), _maybe(m.group("cappotto")),
+                                   m.group("ends") == b"true", _maybe(m.group("vinco_subito")),
+                                   _cards(m.group("unplayed")))
+    rows = tuple([(_text(row.group(1)), int(row.group(2)), int(row.group(3)))
+                  for row in _ROWS.finditer(m.group("breakdown"))])
+    return play.SmazzataEnded(int(m.group("number")), _pair(m.group("scores")), rows,
+                              _maybe(m.group("leftover_to")), outcome)
+
+
+_NULL_OR_INT = rb"null|" + _INT
+
 # Each event type: the pattern of its `data` at its current class_version, fields in sorted
 # order.
 _SHAPES: dict[str, tuple[bytes, Built]] = {
@@ -164,6 +207,22 @@ _SHAPES: dict[str, tuple[bytes, Built]] = {
                       + _HANDS + rb'),"number":(?P<number>' + _INT + rb'),"seed_commitment":'
                       rb"(?P<seed_commitment>null|" + _HEX + rb'),"stock":(?P<stock>' + _CODES
                       + rb'),"table":(?P<table>' + _CODES + rb")\}", _smazzata_dealt),
+    "MatchSeedRevealed": (rb'\{"seed":(?P<seed>' + _HEX + rb")\}", _match_seed_revealed),
+    "MatchScheduled": (rb'\{"match":(?P<match>"[0-9a-f-]{1,64}"),"round":(?P<round>' + _INT
+                       + rb'),"table":(?P<table>' + _INT + rb")\}", _match_scheduled),
+    "MatchEnded": (rb'\{"reason":(?P<reason>' + _WORD + rb'),"scores":(?P<scores>' + _PAIR
+                   + rb'),"settlement":\{"how":(?P<how>' + _WORD + rb'),"mp":(?P<mp>' + _INT
+                   + rb'),"points":(?P<points>' + _PAIR + rb'),"unit":(?P<unit>' + _WORD
+                   + rb')\},"smazzate":(?P<smazzate>' + _INT + rb'),"winner":(?P<winner>'
+                   + _NULL_OR_INT + rb")\}", _match_ended),
+    "SmazzataEnded": (rb'\{"breakdown":(?P<breakdown>\[(?:' + _ROW + rb"(?:," + _ROW
+                      + rb')*)?\]),"leftover_to":(?P<leftover_to>' + _NULL_OR_INT
+                      + rb'),"number":(?P<number>' + _INT + rb'),"outcome":\{"cappotto":'
+                      rb"(?P<cappotto>" + _NULL_OR_INT + rb'),"cappotto_ends_match":'
+                      rb'(?P<ends>true|false),"last_capture":(?P<last_capture>' + _NULL_OR_INT
+                      + rb'),"unplayed":(?P<unplayed>' + _CODES + rb'),"vinco_subito":'
+                      rb"(?P<vinco_subito>" + _NULL_OR_INT + rb')\},"scores":(?P<scores>'
+                      + _PAIR + rb")\}", _smazzata_ended),
 }
 _PATTERNS: dict[str, tuple[re.Pattern[bytes], Built, str]] = {
     TOPIC_OF[kind]: (re.compile(b'\\{"class_version":%d,"data":' % FACT_NAMED[kind].class_version
