@@ -9,13 +9,15 @@ gives None, and verify checks the stream again by its exact path, whose report i
 So its findings stay word for word what they are, and the lean path only ever confirms what the
 exact path confirms (tests/projections/store/test_verify_lean.py).
 
-What makes it lean: each row's JSON is parsed once and compared with its canonical bytes once,
-its fields checked in one pass, no Problem, generator or envelope object made for a sound row;
-an event whose record is of its class's current class_version is decoded straight from the
-parsed record to its domain event (the stored-fact object and the library's mapper skipped),
-the commonest play events by decoders made once per event class from its fields' types, which
-accept exactly what the codec accepts and build the same values (anything else: the codec).
-An older class_version goes through the store's mapper and its upcasters, as verify reads it.
+What makes it lean: the rows are read as (version, topic, bytes) (verify_rows.py); a record
+of the commonest event types is read by its canonical shape, the event built from the matched
+bytes (verify_shapes.py); any other record is parsed once and compared with its canonical bytes
+once, its fields checked in one pass, no Problem, generator or envelope object made for a sound
+row, and an event whose record is of its class's current class_version is decoded straight from
+the parsed record (the stored-fact object and the library's mapper skipped), the play events by
+decoders made once per event class from its fields' types, which accept exactly what the codec
+accepts and build the same values (anything else: the codec). An older class_version goes
+through the store's mapper and its upcasters, as verify reads it.
 """
 
 from __future__ import annotations

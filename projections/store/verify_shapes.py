@@ -1,18 +1,19 @@
-"""The commonest records read by their shape (issue 13): a play event's stored bytes matched as
-a whole against the canonical JSON its record can only have, and its event built from the
-matched parts, without parsing the JSON, encoding it again and decoding the record.
+"""The commonest records read by their shape (issue 13): the stored bytes of a play event, a
+deal, a seed's commitment or reveal, or a smazzata's or match's end, matched as a whole against
+the canonical JSON its record can only have, and its event built from the matched parts,
+without parsing the JSON, encoding it again and decoding the record.
 
 A pattern below accepts only bytes that are canonical JSON (docs/events.md): the record's keys
 in their sorted order and no others, no whitespace, integers as canonical JSON writes them (no
 leading zero, no "-0"), and every string one that JSON writes without an escape (card codes,
-hex, the stream id, the timestamp's digits). The envelope is the one part of free text: it is
-taken only when its bytes are, as a whole, the canonical JSON of an envelope that decodes, which
-is checked once per distinct envelope and remembered. The bytes are then the canonical JSON of
-the record the parts make, and the event is the one the codec decodes from it: what verify's
-lean path would have found by `json.loads`, `canonical` and the decoder, the same values
-(tests/projections/store/test_verify_shapes.py). Bytes of any other shape (another event type,
-an older class_version, a code that is not a card, an envelope with braces in its text): None,
-and the lean path parses them.
+hex, the stream id, the timestamp's digits, words of lowercase letters). The envelope is the one
+part of free text: it is taken only when its bytes are, as a whole, the canonical JSON of an
+envelope that decodes, which is checked once per distinct envelope and remembered. The bytes are
+then the canonical JSON of the record the parts make, and the event is the one the codec decodes
+from it: what verify's lean path would have found by `json.loads`, `canonical` and the decoder,
+the same values (tests/projections/store/test_verify_shapes.py). Bytes of any other shape
+(another event type, an older class_version, a code that is not a card, an envelope with braces
+in its text, a word with an accent): None, and the lean path parses them.
 """
 
 from __future__ import annotations
