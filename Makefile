@@ -57,8 +57,10 @@ lint: $(DEV_STAMP)
 	$(BIN)/mypy --strict
 	$(BIN)/lint-imports
 
+# The suite runs on every core (pytest-xdist; each storage test has its own database file or
+# PostgreSQL schema, so the workers never share a store).
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench
