@@ -212,6 +212,9 @@ class CirullaRules(_Formats):
             last_capture=state.last_capture_side, cappotto=side, cappotto_ends_match=True,
             vinco_subito=None, unplayed=unplayed(state)))
 
+    def may_cut_short(self, match_format: MatchFormat) -> bool:
+        return match_format.cappotto_ends_at_once   # what cut_short asks first
+
     def made_so_far(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
                     state: CirullaState) -> tuple[int, int]:
         """C12: the points of the smazzata in progress already awarded (kept by who made
@@ -259,6 +262,9 @@ class BriscolaGame(_Formats):
     def cut_short(self, match_format: MatchFormat, state: BriscolaState) -> SmazzataEnded | None:
         """Vinco subito already ends play at its trick in the engine (B1): nothing to cut."""
         return None
+
+    def may_cut_short(self, match_format: MatchFormat) -> bool:
+        return False
 
     def made_so_far(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
                     state: BriscolaState) -> tuple[int, int]:

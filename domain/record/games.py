@@ -76,6 +76,11 @@ class GameRulesOf(Protocol[S, R, F, X]):
         `cappotto_ends`), its outcome's `unplayed` cards filled in; None: play goes on."""
         ...
 
+    def may_cut_short(self, match_format: F) -> bool:
+        """Whether `cut_short` may end a smazzata under this format (False: it gives None for
+        every state, so a run of plays need not ask it after each play)."""
+        ...
+
     def standing(self, match_format: F, results: Sequence[X],
                  adjustment: tuple[int, int]) -> Standing:
         """The standing after the counted smazzate' `results` plus the arbiter's adjustments."""

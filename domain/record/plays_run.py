@@ -11,7 +11,9 @@ The run takes only what it can take exactly: a transcribed match in play, the se
 playing a card of its hand as the rules allow, nothing unverifiable, no cappotto cutting the
 smazzata short, the clock going forward. The smazzata's last play (Cirulla) ends the run: its
 SmazzataEnded is completed and folded by the record's own `outcomes_folded`, as when the play is
-decided alone. It stops before the first play that is
+decided alone. Plays that only change the game (its CardPlayed their one event) are taken by the
+game's `plain_plays` several at once, on the game's own fields (domain/cirulla/plain_run.py),
+when the match format never cuts a smazzata short. It stops before the first play that is
 anything else; the caller decides that one the usual way, from the state the run returns, and
 the record reads the same as if every play had been decided one by one
 (tests/domain/record/test_plays_run.py).
@@ -26,6 +28,7 @@ from typing import Any
 
 from domain.building import builder
 from domain.cards import Card
+from domain.events import CardPlayed
 from domain.game import PlayCard
 from domain.record.clock import ClockError, millis, utc
 from domain.record.match import MatchEvent, MatchState, Phase, _with
@@ -59,13 +62,25 @@ def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetim
     advance = rules.advance
     to_move = setup.rules.engine.to_move
     cut_short, match_format = setup.rules.cut_short, setup.match_format   # setup.cut_short's
+    # Plain plays change only the game: taken at once, when no play may cut the smazzata short.
+    plain = None if setup.rules.may_cut_short(match_format) else rules.plain_plays
     game, version = state.game, state.version
     bank = list(state.bank_used_ms)
     spent = millis(first - state.last_at) if state.last_at is not None else 0
     each = millis(step)
     last_play: dict[int, int] = {}   # a seat's last play of the run, by its index
     taken: list[tuple[PlayCard, tuple[MatchEvent, ...]]] = []
-    for index, (written_seat, card, capture, matta_value) in enumerate(moves):
+    index = 0
+    while index < len(moves):
+        if plain is not None:
+            plains, game = plain(game, moves, index)
+            if plains:
+                version += len(plains)
+                index, spent = _plains_taken(plains, moves, index, taken, bank, spent, each,
+                                             last_play)
+                if index == len(moves):
+                    break
+        written_seat, card, capture, matta_value = moves[index]
         seat = to_move(game) if written_seat is None else written_seat
         if seat is None:
             break
@@ -87,10 +102,27 @@ def decide_plays(state: MatchState, moves: Sequence[WrittenMove], first: datetim
         events = advanced.events
         version += len(events)
         taken.append((_play_card(seat, card, capture, matta_value), events))
+        index += 1
     if not taken:
         return PlaysRun(state, ())
     return PlaysRun(_after_run(state, game, version, bank, last_play, first, step, len(taken)),
                     tuple(taken))
+
+
+def _plains_taken(plains: Sequence[CardPlayed], moves: Sequence[WrittenMove], index: int,
+                  taken: list[tuple[PlayCard, tuple[MatchEvent, ...]]], bank: list[int],
+                  spent: int, each: int, last_play: dict[int, int]) -> tuple[int, int]:
+    """The plain plays from `index` on taken as the run takes a play `advance` took: where
+    the run goes on, and the thinking time of the next play."""
+    for played in plains:
+        seat = played.seat
+        bank[seat] += spent
+        spent = each
+        last_play[seat] = index
+        _, card, capture, matta_value = moves[index]
+        taken.append((_play_card(seat, card, capture, matta_value), (played,)))
+        index += 1
+    return index, spent
 
 
 def _ended(state: MatchState, ending: tuple[tuple[MatchEvent, ...], Any], command: PlayCard,

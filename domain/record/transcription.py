@@ -9,12 +9,14 @@ how an event that reveals cards is folded, and how far a play can be checked
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from domain.briscola import transcribed as briscola
 from domain.cards import Card
 from domain.cirulla import transcribed as cirulla
-from domain.events import AccusoDeclared, PlayEvent, SmazzataDealt
+from domain.cirulla.plain_run import PlainMove, plain_plays
+from domain.events import AccusoDeclared, CardPlayed, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
 from domain.text import say
@@ -65,6 +67,13 @@ class Transcriber(Protocol):
         game's SmazzataEnded, and the game after those before it; None: the slow way."""
         ...
 
+    def plain_plays(self, game: Any, moves: Sequence[PlainMove],
+                    start: int) -> tuple[Sequence[CardPlayed], Any]:
+        """The plays of `moves` from `start` on that `advance` would take with their
+        CardPlayed as their only event, as far as the game takes them at once, and the game
+        after them (none: the game as it was)."""
+        ...
+
 
 class _Cirulla:
     deal_event = staticmethod(cirulla.deal_event)
@@ -76,6 +85,7 @@ class _Cirulla:
     accuso_event = staticmethod(cirulla.accuso_event)
     advance = staticmethod(cirulla.advance)
     last_play = staticmethod(cirulla.last_play)
+    plain_plays = staticmethod(plain_plays)
 
 
 class _Briscola:
@@ -88,6 +98,11 @@ class _Briscola:
     def last_play(game: Any, seat: int, card: Card, capture: tuple[Card, ...],
                   matta_value: int | None) -> tuple[tuple[PlayEvent, ...], Any] | None:
         return None   # the last trick is taken the slow way
+
+    @staticmethod
+    def plain_plays(game: Any, moves: Sequence[PlainMove],
+                    start: int) -> tuple[Sequence[CardPlayed], Any]:
+        return (), game   # each play taken by `advance`
 
     @staticmethod
     def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,

@@ -154,6 +154,9 @@ class ToyRules:
     def cut_short(self, match_format: int, state: ToyState) -> SmazzataEnded | None:
         return None   # the toy's smazzata always ends at its last play
 
+    def may_cut_short(self, match_format: int) -> bool:
+        return False
+
     def standing(self, match_format: int, results: Sequence[ToyResult],
                  adjustment: tuple[int, int]) -> Standing:
         scores = (sum(p[0] for p in results) + adjustment[0],
