@@ -183,8 +183,16 @@ def render_summary(t: Tally) -> str:
         "matches": ngettext("{n} match", "{n} matches", t.matches).format(n=t.matches),
         "events": ngettext("{n} event", "{n} events", t.events).format(n=t.events),
         "finished": t.finished, "in_progress": t.in_progress, "failed": t.failed}
-    summary = _("{streams} ({tournaments}, {matches}), {events}: {finished} finished ok, "
-                "{in_progress} in progress, {failed} failed").format(**counts)
+    kinds = _("{tournaments}, {matches}").format(**counts)
+    if t.tarocchi:
+        kinds = _("{kinds}, {tarocchi}").format(kinds=kinds, tarocchi=ngettext(
+            "{n} Tarocchi tournament", "{n} Tarocchi tournaments", t.tarocchi).format(
+                n=t.tarocchi))
+    if t.keys:
+        kinds = _("{kinds}, {keys}").format(kinds=kinds, keys=ngettext(
+            "{n} arbiter's keys", "{n} arbiters' keys", t.keys).format(n=t.keys))
+    summary = _("{streams} ({kinds}), {events}: {finished} finished ok, {in_progress} in "
+                "progress, {failed} failed").format(kinds=kinds, **counts)
     if not (t.irregularities or t.unverifiable):
         return summary
     irregularities = ngettext("{n} finding for the arbiter",

@@ -592,7 +592,7 @@ def _uuid(text: str) -> UUID | None:
 @dataclass(frozen=True, slots=True)
 class Tally:
     streams: int
-    tournaments: int
+    tournaments: int   # card-game tournaments (their schedules and seed commitments)
     matches: int
     events: int
     finished: int      # matches finished, and sound
@@ -600,6 +600,8 @@ class Tally:
     failed: int        # streams with a failure (matches, tournaments or unreadable ones)
     irregularities: int
     unverifiable: int
+    tarocchi: int = 0  # Tarocchi tournaments
+    keys: int = 0      # arbiters' keys streams
 
 
 def tally(verdicts: Sequence[Verdict]) -> Tally:
@@ -612,20 +614,6 @@ def tally(verdicts: Sequence[Verdict]) -> Tally:
         in_progress=sum(v.ok and v.in_progress for v in verdicts),
         failed=sum(not v.ok for v in verdicts),
         irregularities=sum(len(v.of(Severity.FINDING)) for v in verdicts),
-        unverifiable=sum(len(v.of(Severity.NOTE)) for v in verdicts))
-
-
-def summary(verdicts: Sequence[Verdict]) -> str:
-    t = tally(verdicts)
-    counts = {"streams": t.streams, "tournaments": t.tournaments, "matches": t.matches,
-              "events": t.events, "finished": t.finished, "in_progress": t.in_progress,
-              "failed": t.failed}
-    if t.irregularities or t.unverifiable:
-        return say("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
-                   "events: {finished} finished ok, {in_progress} in progress, {failed} failed; "
-                   "{irregularities} irregularities for the arbiter, {unverifiable} unverifiable "
-                   "checks", **counts, irregularities=t.irregularities,
-                   unverifiable=t.unverifiable)
-    return say("{streams} streams ({tournaments} tournaments, {matches} matches), {events} "
-               "events: {finished} finished ok, {in_progress} in progress, {failed} failed",
-               **counts)
+        unverifiable=sum(len(v.of(Severity.NOTE)) for v in verdicts),
+        tarocchi=sum(v.category == "tarocchi" for v in verdicts),
+        keys=sum(v.category == "keys" for v in verdicts))

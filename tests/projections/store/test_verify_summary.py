@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
@@ -18,8 +19,9 @@ from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed
 from projections.store import verify
 from projections.store.app import MatchStore
-from projections.store.verify import summary, tally, verify_store
+from projections.store.verify import tally, verify_store
 from replay_web.cli_store import START, simulator
+from replay_web.cli_verify import render_summary
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
 from tests.verbale_cli import run
@@ -67,8 +69,8 @@ def test_matches_in_progress_are_counted_apart_with_their_unrevealed_commitments
     counted = tally(verdicts)
     assert (counted.streams, counted.tournaments, counted.matches) == (8, 2, 6)
     assert (counted.finished, counted.in_progress, counted.failed) == (4, 2, 0)
-    assert summary(verdicts).startswith("8 streams (2 tournaments, 6 matches), ")
-    assert summary(verdicts).endswith(": 4 finished ok, 2 in progress, 0 failed")
+    assert render_summary(counted).startswith("8 streams (2 tournaments, 6 matches), ")
+    assert render_summary(counted).endswith(": 4 finished ok, 2 in progress, 0 failed")
 
     code, out = run("verify", "--database", backend.url)
     assert code == 0, out
@@ -194,3 +196,20 @@ def test_a_match_its_tournament_does_not_schedule_fails(backend: Backend) -> Non
         assert code == 1 and "the tournament does not schedule it there" in alone, alone
     assert "round 8, table 1: the scheduled match" in out
     assert f"{ids[1]}  cirulla 4p" in out and "3 failed" in out.splitlines()[-1], out
+
+
+def test_the_summary_counts_tarocchi_tournaments_and_arbiters_keys(backend: Backend) -> None:
+    _recorded(backend, 2)
+    sheets = Path(__file__).parents[3] / "docs" / "examples" / "tarocchi" / "torneo-12.txt"
+    code, out = run("tournament", "import", str(sheets), "--database", backend.url)
+    assert code == 0, out
+    code, out = run("arbiter", "add", "arbitro", "--generate-password", "--database",
+                    backend.url)
+    assert code == 0, out
+    code, out = run("verify", "--database", backend.url)
+    counted = {kind: int(n) for n, kind in re.findall(
+        r"(\d+) (tournaments|matches|Tarocchi tournament|arbiter's keys)\b",
+        out.splitlines()[-1])}
+    assert counted == {"tournaments": 2, "matches": 2, "Tarocchi tournament": 1,
+                       "arbiter's keys": 1}, out
+    assert out.splitlines()[-1].startswith("6 streams (")
