@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer
 
@@ -31,6 +31,7 @@ from importers.notation.model import (
     WrittenLayout,
     WrittenPlay,
 )
+from importers.notation.plays_simple import plain_plays
 
 CLAIM_CATEGORIES = {
     "cirulla": ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
@@ -185,6 +186,9 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
     if "\n" in text.rstrip():   # a comment spans lines: a play's line may be a later one
         return [_play_of(found, _pos_in(text, found.start(), line, column))
                 for found in PLAY_RE.finditer(text)]
+    plain = plain_plays(text, line, column)
+    if plain is not None:
+        return cast(list[WrittenPlay | Problem], plain)   # plays only, never a problem
     plays: list[WrittenPlay | Problem] = []
     append = plays.append
     cards = _CARDS
