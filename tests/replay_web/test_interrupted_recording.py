@@ -126,7 +126,8 @@ def test_interrupted_runs_then_a_complete_one_leave_every_match_finished(
     assert code == 0, out
     summary = out.splitlines()[-1]
     # The tournaments, the matches and the demo arbiter's keys (signed rulings).
-    assert summary.startswith(f"{COUNT + 3} streams (2 tournaments, {COUNT} matches), "
+    assert summary.startswith(f"{COUNT + 3} streams (2 tournaments, {COUNT} matches, "
+                              f"1 arbiter's keys), "
                               f"{total} events: {COUNT} finished ok, 0 in progress, 0 failed")
 
 
