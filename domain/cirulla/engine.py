@@ -231,6 +231,16 @@ def _add_to_side(captured: tuple[tuple[Card, ...], tuple[Card, ...]], side: int,
     return (captured[0], captured[1] + cards)
 
 
+def hand_without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """`hand` less the `card` played from it. A hand holds at most three cards: the played one
+    is cut without searching for it."""
+    if hand[0] is card:
+        return hand[1:]
+    if hand[-1] is card:
+        return hand[:-1]
+    return (hand[0], hand[2]) if len(hand) == 3 else tuple(c for c in hand if c is not card)
+
+
 def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> CirullaState:
     """The state after the seat to move plays `card` taking `capture` (already checked legal).
 
@@ -242,14 +252,7 @@ def apply_play(state: CirullaState, card: Card, capture: tuple[Card, ...]) -> Ci
     """
     seat = state.to_move
     hands = state.hands
-    hand = hands[seat]
-    # A hand holds at most three cards: cut the played one without searching for it.
-    if hand[0] is card:
-        hand = hand[1:]
-    elif hand[-1] is card:
-        hand = hand[:-1]
-    else:
-        hand = (hand[0], hand[2]) if len(hand) == 3 else tuple(c for c in hand if c is not card)
+    hand = hand_without(hands[seat], card)
     if len(hands) == 2:
         hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
         to_move = 1 - seat   # two seats alternate whichever the direction of play

@@ -23,6 +23,7 @@ from domain.building import builder
 from domain.cards import DECK, UNKNOWN, Card
 from domain.cirulla.accusi import player_accusi
 from domain.cirulla.captures import capture_getters
+from domain.cirulla.engine import hand_without
 from domain.cirulla.ruleset import Accuso, PresaObbligata
 from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState
 from domain.events import CardPlayed
@@ -75,12 +76,7 @@ def plain_plays(state: CirullaState, moves: Sequence[PlainMove],
         elif getters:
             break
         # engine.apply_play, the matta a plain 7.
-        if hand[0] is card:
-            hand = hand[1:]
-        elif hand[-1] is card:
-            hand = hand[:-1]
-        else:
-            hand = (hand[0], hand[2]) if len(hand) == 3 else tuple(c for c in hand if c is not card)
+        hand = hand_without(hand, card)
         new_hands: tuple[tuple[Card, ...], ...]
         if two:
             new_hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
