@@ -196,15 +196,20 @@ def _parse(text: str, problems: list[Problem], lenient: bool, source: str) -> li
         raws: list[RawMatch] = _PARSER.parse(text)  # type: ignore[assignment]
         return raws
     except UnexpectedInput as error:
+        first = _syntax_problem(error, text)
         if not lenient:
-            raise _error(source, _syntax_problem(error, text)) from None
+            raise _error(source, first) from None
     # Each match apart, so that a line blanked after an error costs a parse of its match only;
     # the lines before a match are kept as empty lines, so that positions stay true.
     starts = [0] + [m.start() for m in _MATCH_START.finditer(text) if m.start()] + [len(text)]
-    raws = []
+    raws, before = [], len(problems)
     for start, end in pairwise(starts):
         raws.extend(_parse_blanking("\n" * text.count("\n", 0, start) + text[start:end],
                                     problems))
+    # The strict reader's error is always among the lenient ones: cutting the text at a
+    # "[Game" inside a comment in braces that spans lines can move where the errors are found.
+    if all((p.line, p.column) != (first.line, first.column) for p in problems[before:]):
+        problems.insert(before, first)
     return raws
 
 

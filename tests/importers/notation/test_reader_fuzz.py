@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from importers.notation.errors import NotationError
 from importers.notation.reader import Parsed, read, read_bytes
@@ -42,6 +42,7 @@ def _strict_error_is_the_first_lenient_error(text: str) -> None:
 
 @MANY
 @given(malformed_texts())
+@example("{\n[Game}:")   # a comment in braces over two lines, "[Game" inside it
 def test_any_text(text: str) -> None:
     _survives(lambda lenient: read(text, "fuzz.vbl", lenient=lenient))
     _strict_error_is_the_first_lenient_error(text)
