@@ -38,11 +38,8 @@ _fast = [True]
 @contextmanager
 def exact() -> Iterator[None]:
     """verify without the fast path, within the block (for the tests that compare both)."""
-    _fast.append(False)
-    try:
+    with _turned_off(_fast):
         yield
-    finally:
-        _fast.pop()
 
 
 def enabled() -> bool:
@@ -56,11 +53,18 @@ _lean = [True]
 def without_lean() -> Iterator[None]:
     """verify with this module's fast path but not the lean path (verify_lean.py), within the
     block: what verify did before the lean path, for the benchmark to compare with."""
-    _lean.append(False)
+    with _turned_off(_lean):
+        yield
+
+
+@contextmanager
+def _turned_off(switch: list[bool]) -> Iterator[None]:
+    """`switch` off within the block (a stack: blocks nest), as it was after."""
+    switch.append(False)
     try:
         yield
     finally:
-        _lean.pop()
+        switch.pop()
 
 
 def lean() -> bool:
