@@ -572,6 +572,13 @@ class _Match:
         return any(line.number > reveal.number and line.record["timestamp"] == at
                    for line in self.of_type("MatchEnded"))
 
+    def _over_at(self, line: Line) -> bool:
+        """The match is over before `line`: a MatchEnded before it, and no MatchResumed (a
+        ruling that put the match back in play) between that and it."""
+        ended = [e.number for e in self.of_type("MatchEnded") if e.number < line.number]
+        resumed = [e.number for e in self.of_type("MatchResumed") if e.number < line.number]
+        return bool(ended) and max(ended) > max(resumed, default=0)
+
     # -- match seed -----------------------------------------------------------------------------
 
     def match_seed(self) -> Check:
@@ -599,7 +606,7 @@ class _Match:
         elif not hmac.compare_digest(commit(seed), str(promise).lower()):
             found.problem(N_("line {line}: the match seed does not match "
                              "MatchCreated.match_seed_commitment"), line=line.number)
-        if not any(ended.number < line.number for ended in self.of_type("MatchEnded")):
+        if not self._over_at(line):
             found.problem(N_("line {line}: the match seed is revealed before the match ended"),
                           line=line.number)
         if self.players in (2, 4) and self.created.get("first_dealer") != first_dealer(
@@ -607,19 +614,23 @@ class _Match:
             found.problem(N_("line 1: first_dealer {recorded} is not the one drawn from the "
                              "match seed, {drawn}"), recorded=self.created.get("first_dealer"),
                           drawn=first_dealer(seed, self.players))
+        # A smazzata committed after the reveal (the match resumed by a ruling, MatchResumed)
+        # is dealt from a fresh seed: the match seed gives only those before it.
         for number, (committed, value) in sorted(self.commitments.items()):
-            if commit(smazzata_seed(seed, number)) != value:
+            if committed.number < line.number and commit(smazzata_seed(seed, number)) != value:
                 found.problem(N_("line {line}: the commitment of smazzata {smazzata} is not that "
                                  "of its seed from the match seed"), line=committed.number,
                               smazzata=number)
         for number, (revealed, known) in sorted(self.revealed.items()):
-            if smazzata_seed(seed, number) != known:
+            if revealed.number < line.number and smazzata_seed(seed, number) != known:
                 found.problem(N_("line {line}: the seed of smazzata {smazzata} is not the one "
                                  "derived from the match seed"), line=revealed.number,
                               smazzata=number)
         return found.check("match seed", _say(N_("matches its commitment; the first dealer and "
                                                  "{count} smazzata seeds derive from it"),
-                                              count=len(self.commitments)))
+                                              count=sum(committed.number < line.number for
+                                                        committed, _ in
+                                                        self.commitments.values())))
 
     # -- deals ----------------------------------------------------------------------------------
 

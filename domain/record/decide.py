@@ -38,6 +38,7 @@ from domain.record.events import (
     Abandoned,
     MatchCreated,
     MatchEnded,
+    MatchResumed,
     RulingRecorded,
     SeedRevealed,
     TimeoutRecorded,
@@ -336,7 +337,24 @@ def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
                           refers_to=command.refers_to, signature=command.signature)
     if state.phase is not Phase.ENDED:
         return (fact,)
-    return (fact, _restated(state, command))
+    resumed = _resumed(state, command)
+    return (fact, resumed if resumed is not None else _restated(state, command))
+
+
+def _resumed(state: MatchState, command: RecordRuling) -> MatchResumed | None:
+    """An annulment that leaves the finished match short of its end resumes it: the table plays
+    on, as it would have had the ruling come before the end (a seeded smazzata's end is settled
+    only at its seed's reveal, so a ruling in between already does so). Not after a forfeit,
+    which ends the match whatever the score. Once the match seed is public the smazzate still to
+    come are dealt from fresh seeds (decide_seeds.commit refuses the ones it gives)."""
+    if command.kind != "annul-smazzata" or command.smazzata is None \
+            or state.forfeit is not None:
+        return None
+    counted = state.counted(state.annulled | {command.smazzata})
+    standing = state.rules.standing(seeds.format_of(state), counted, state.adjustment)
+    if standing.over:
+        return None
+    return MatchResumed(scores=standing.scores, smazzate=len(state.ended))
 
 
 def _check_ruling(state: MatchState, command: RecordRuling) -> None:

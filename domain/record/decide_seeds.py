@@ -25,7 +25,7 @@ from domain.record.events import MatchSeedRevealed, SeedCommitted, SeedContribut
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.outcomes import settled
 from domain.record.refusal import RecordRefused, need
-from domain.shuffle import Seed, SeedError, check_commitment, mix_seeds
+from domain.shuffle import Seed, SeedError, check_commitment, commitment, mix_seeds
 from domain.text import Said, said_of, say
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -44,6 +44,12 @@ def commit(state: MatchState, command: CommitSeed) -> SeedCommitted:
         raise RecordRefused("seed-commitment", say("commitment {commitment!r} is not 64 "
                                                    "lowercase hex digits (SHA-256)",
                                                    commitment=command.commitment))
+    if state.match_seed is not None and command.commitment == commitment(
+            smazzata_seed(Seed.from_hex(state.match_seed), state.smazzata)):
+        # A match resumed by a ruling after its match seed was revealed (MatchResumed).
+        raise RecordRefused("seed-commitment", say(
+            "the match seed is public: smazzata {smazzata} is dealt from a fresh seed, not the "
+            "one the match seed gives", smazzata=state.smazzata + 1))
     return SeedCommitted(smazzata=state.smazzata, commitment=command.commitment)
 
 

@@ -7,7 +7,7 @@ the store pins their stored JSON and reads old versions through upcasters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -250,6 +250,29 @@ class MatchEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchResumed:
+    """The match goes on after all: a ruling just annulled a smazzata, and without it the match
+    is not over (`scores`, the standing then; `smazzate`, how many have ended, annulled ones
+    included). The MatchEnded before it no longer holds: the match is in progress again, and a
+    later MatchEnded is its result. It follows its ruling in the same action."""
+
+    scores: tuple[int, int]
+    smazzate: int
+
+
+def result_of(events: Iterable[object]) -> MatchEnded | None:
+    """A match's result from its events: the last MatchEnded, unless a MatchResumed came after
+    it (then none: the match is in progress again)."""
+    result = None
+    for event in events:
+        if isinstance(event, MatchEnded):
+            result = event
+        elif isinstance(event, MatchResumed):
+            result = None
+    return result
+
+
+@dataclass(frozen=True, slots=True)
 class DeclaredVpTable:
     """A VP table a tournament declares instead of the standard one (domain/vp_tables.toml):
     `name`, the file's name as the tournament gave it, and `text`, the file's full text, kept
@@ -329,7 +352,8 @@ class SessionSeedRevealed:
 
 
 MatchFact = (MatchCreated | SeedCommitted | SeedContributed | SeedRevealed | TimeoutRecorded
-             | Abandoned | RulingRecorded | MatchEnded | MatchSeedRevealed | IrregularityNoted)
+             | Abandoned | RulingRecorded | MatchEnded | MatchResumed | MatchSeedRevealed
+             | IrregularityNoted)
 TournamentFact = (TournamentCreated | MatchScheduled | TournamentSeedsCommitted
                   | SessionSeedRevealed)
 KeyFact = ArbiterKeyRegistered | ArbiterKeyRevoked

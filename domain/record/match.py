@@ -26,6 +26,7 @@ from domain.record.events import (
     MatchCreated,
     MatchEnded,
     MatchFact,
+    MatchResumed,
     MatchSeedRevealed,
     Provenance,
     RulingRecorded,
@@ -175,6 +176,8 @@ def _changes(state: MatchState, event: MatchEvent) -> dict[str, Any]:
         return _ruling(state, event)
     if isinstance(event, MatchEnded):
         return {"result": event, "phase": Phase.ENDED}
+    if isinstance(event, MatchResumed):
+        return _resumed(state)
     raise TypeError(say("a match does not fold {event}", event=type(event).__name__))
 
 
@@ -238,6 +241,16 @@ def _next(state: MatchState) -> dict[str, Any]:
     assert state.seating is not None
     return {"game": None, "phase": Phase.COMMIT, "smazzata": state.smazzata + 1,
             "dealer": state.seating.next_dealer(state.dealer)}
+
+
+def _resumed(state: MatchState) -> dict[str, Any]:
+    """Back to where the smazzata that ended the match left it: its seed still to reveal (a
+    cappotto's, C11), or the next smazzata to deal."""
+    if state.commitment is not None:
+        return {"result": None, "phase": Phase.REVEAL}
+    if state.ended and state.smazzata == state.ended[-1].number:
+        return {"result": None, **_next(state)}   # its seed was revealed after the end
+    return {"result": None, "phase": Phase.COMMIT}
 
 
 def _ruling(state: MatchState, event: RulingRecorded) -> dict[str, Any]:

@@ -72,7 +72,7 @@ def next_command(state: MatchState, table: Table, at: datetime) -> tuple[MatchCo
     """The next thing the table does in `state`, when, and the table after it; None when over."""
     step = state.version
     later = at + think_time(table.match_seed, step)
-    seed = smazzata_seed(table.match_seed, state.smazzata)
+    seed = _smazzata_seed(state, table)
     if state.phase is Phase.ENDED:
         if state.commitment is not None:   # a cappotto ended the match mid-smazzata (C11)
             return RevealSeed(seed), later, table
@@ -92,6 +92,16 @@ def next_command(state: MatchState, table: Table, at: datetime) -> tuple[MatchCo
     if state.phase is Phase.REVEAL:
         return RevealSeed(seed), later, table
     return _in_play(state, table, at, seed)
+
+
+def _smazzata_seed(state: MatchState, table: Table) -> Seed:
+    """The seed the match seed gives; once the match seed is public (a ruling resumed the match
+    after its reveal: MatchResumed) the record refuses that one, and the simulated table takes
+    another derivation instead. A real table would draw a fresh seed."""
+    if state.match_seed is None:
+        return smazzata_seed(table.match_seed, state.smazzata)
+    return Seed(hashlib.sha256(b"verbale/simulated-resumed-v1\x00" + table.match_seed.value
+                               + state.smazzata.to_bytes(4, "big")).digest())
 
 
 def _reveal_match_seed(state: MatchState, table: Table,

@@ -35,6 +35,7 @@ from domain.record.events import (
     IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchResumed,
     MatchSeedRevealed,
     RulingRecorded,
     ScoreClaimed,
@@ -161,6 +162,8 @@ def _take(builder: _Builder, event: StoredEvent, version: int) -> None:
         builder.header = event.tags
     elif isinstance(event, MatchEnded):
         builder.result = event
+    elif isinstance(event, MatchResumed):
+        builder.result = None   # a ruling resumed the match: that result no longer holds
     elif isinstance(event, SmazzataDealt):
         _dealt(builder, event)
     elif isinstance(event, CardPlayed):

@@ -37,7 +37,7 @@ EVENT_TYPES = (
     "TrickTaken", "SmazzataEnded",
     "MatchCreated", "TagsTranscribed", "SeedCommitted", "SeedContributed", "SeedRevealed",
     "MatchSeedRevealed", "TimeoutRecorded", "Abandoned", "RulingRecorded", "IrregularityNoted",
-    "ScoreClaimed", "MatchEnded",
+    "ScoreClaimed", "MatchEnded", "MatchResumed",
 )
 """The types of event a match's stream holds (domain/events.py, domain/record/events.py): a
 ruling's `refers` names one of them. Spelled out here, not imported, so that the record stays a

@@ -1,9 +1,10 @@
 """The tournaments' rounds as the audit log sees them: which are over, so that a checkpoint can
 be made when a round ends (`verbale checkpoint --after-round`, docs/audit-log.md).
 
-A round is over when every match scheduled in it has a `MatchEnded`: its results are then in the
-log, and the first checkpoint made after that fixes them. The store is read once in commit order
-for the topics (no record is decoded), then each tournament's schedule is loaded.
+A round is over when every match scheduled in it has a `MatchEnded` (and no `MatchResumed` after
+it: a ruling that resumed the match puts it back in play): its results are then in the log, and the
+first checkpoint made after that fixes them. The store is read once in commit order for the topics
+(no record is decoded), then each tournament's schedule is loaded.
 
 A round's checkpoints are kept in one folder as `<tournament id>-round-<n>.txt` (and its heads
 beside it). A round that gets a table after its checkpoint (a match scheduled late) is over
@@ -23,6 +24,7 @@ from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF
 
 _CREATED, _ENDED = TOPIC_OF["TournamentCreated"], TOPIC_OF["MatchEnded"]
+_RESUMED = TOPIC_OF["MatchResumed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,7 @@ class Round:
     name: str
     number: int
     matches: tuple[UUID, ...]     # by table
-    in_play: tuple[UUID, ...]     # the scheduled matches without a MatchEnded yet
+    in_play: tuple[UUID, ...]     # the scheduled matches without a MatchEnded (since resumed)
 
     @property
     def over(self) -> bool:
@@ -48,6 +50,8 @@ def rounds_of(store: MatchStore, only: UUID | None = None) -> list[Round]:
             tournaments.add(leaf.stream)
         elif leaf.topic == _ENDED:
             ended.add(leaf.stream)
+        elif leaf.topic == _RESUMED:
+            ended.discard(leaf.stream)   # a ruling resumed it: in play again
     chosen = sorted(t for t in tournaments if only is None or t == only)
     return [r for t in chosen for r in _rounds(t, store.load_tournament(t).state, ended)]
 

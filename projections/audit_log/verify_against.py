@@ -41,6 +41,7 @@ from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 from projections.store.facts import TOPIC_OF
 
 _ENDED = TOPIC_OF["MatchEnded"]
+_RESUMED = TOPIC_OF["MatchResumed"]
 _RULING = TOPIC_OF["RulingRecorded"]
 _KEY_REGISTERED = TOPIC_OF["ArbiterKeyRegistered"]
 
@@ -161,6 +162,8 @@ def _follow(trail: _Trail, leaf: Leaf, head: StreamHead | None, upto: bool) -> N
             trail.late_signers.append((leaf.version, _signing_key(leaf.record)))
     elif leaf.topic == _ENDED and trail.ended_by is None:
         trail.ended_by = leaf.version
+    elif leaf.topic == _RESUMED:
+        trail.ended_by = None   # a ruling resumed it: in progress again at the checkpoint
     trail.last_version, trail.last_hash = leaf.version, hashed
 
 
@@ -234,15 +237,24 @@ def _reopened(trails: dict[UUID, _Trail], anchored: set[str]) -> list[Finding]:
             if trail.ended_by is not None and trail.after]
 
 
+def _before_resumption(after: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The events appended up to a MatchResumed: what follows one is the match going on after
+    the ruling that resumed it (its own action), so it needs no ruling of its own."""
+    kinds = [kind for _, kind in after]
+    return after[:kinds.index("MatchResumed")] if "MatchResumed" in kinds else after
+
+
 def _reopened_finding(stream: UUID, trail: _Trail, anchored: set[str]) -> Finding:
     """A note when every event appended is a ruling signed by a key the checkpoint held (or the
     result it restates); otherwise a finding naming the first event that is not."""
     where = {"stream": str(stream), "ended": trail.ended_by, "first": trail.after[0][0],
              "last": trail.after[-1][0],
              "types": ", ".join(kind for _, kind in trail.after)}
+    reopening = _before_resumption(trail.after)
+    last = reopening[-1][0] + 1 if reopening else 0
     unanchored = [(version, key) for version, key in trail.late_signers
-                  if key is None or key not in anchored]
-    others = [version for version, kind in trail.after
+                  if (key is None or key not in anchored) and version <= last]
+    others = [version for version, kind in reopening
               if kind not in ("RulingRecorded", "MatchEnded")]
     if not trail.late_signers or others:
         return Finding(stream, "reopened", say(

@@ -1,14 +1,14 @@
 """How each event changes the read models: the fold.
 
 The data is the domain's own: MatchCreated, the deals and their dealer, accusi, scope (a
-CardPlayed's `scopa`), SmazzataEnded's scores, breakdown and `outcome`, timeouts and abandons
-with their penalty, the rulings, the noted irregularities and the last MatchEnded's
-`settlement`; tournaments from TournamentCreated. FOLDED names the stored types folded; every
-other event (the other plays, seeds, the schedule, a transcribed record's header and the claimed
-scores: facts about the paper, which `verify` compares) changes no row and is not even decoded.
-What depends on several events of a match (spareggi, running totals, a result's VP and its share
-in the standings) is recomputed by tallies.py from the rows, so that a ruling that annuls a
-smazzata or restates a result changes every total that depends on it.
+CardPlayed's `scopa`), SmazzataEnded's scores, breakdown and `outcome`, timeouts and abandons with
+their penalty, the rulings, the noted irregularities and the last MatchEnded's `settlement` (a
+MatchResumed after it takes the result back); tournaments from TournamentCreated. FOLDED names the
+stored types folded; every other event (the other plays, seeds, the schedule, a transcribed
+record's header and the claimed scores: facts about the paper, which `verify` compares) changes no
+row and is not even decoded. What depends on several events of a match (spareggi, running totals, a
+result's VP and its share in the standings) is recomputed by tallies.py from the rows, so that a
+ruling that annuls a smazzata or restates a result changes every total that depends on it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from domain.record.events import (
     IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchResumed,
     RulingRecorded,
     TimeoutRecorded,
     TournamentCreated,
@@ -51,13 +52,14 @@ from projections.read_models.tallies import (
     recount,
     row_of,
     settle,
+    unsettle,
     vp_table_name,
 )
 from projections.store.listing import format_text
 
 FOLDED = ("MatchCreated", "SmazzataDealt", "AccusoDeclared", "CardPlayed", "SmazzataEnded",
-          "TimeoutRecorded", "Abandoned", "MatchEnded", "RulingRecorded", "IrregularityNoted",
-          "TournamentCreated")
+          "TimeoutRecorded", "Abandoned", "MatchEnded", "MatchResumed", "RulingRecorded",
+          "IrregularityNoted", "TournamentCreated")
 """The stored types (projections.store.facts) whose events change a row."""
 
 
@@ -220,6 +222,14 @@ def _match_ended(event: MatchEnded, session: Session, at: At) -> None:
         contribute(session, partita, -1)   # a restated result replaces the one before
     settle(session, partita, event)
     contribute(session, partita, +1)
+
+
+@fold.register
+def _match_resumed(event: MatchResumed, session: Session, at: At) -> None:
+    partita = _partita(session, at)
+    if partita.state == ENDED:
+        contribute(session, partita, -1)   # the result it had is no longer one
+    unsettle(partita)
 
 
 @fold.register

@@ -99,7 +99,9 @@ def standings(engine: Engine, tournament: str,
         torneo = session.get(Torneo, tournament)
         if torneo is None:
             raise StandingsError(say("tournament {id}: not in the read models", id=tournament))
-        rows = list(session.scalars(select(Linea).where(Linea.tournament == tournament)))
+        # A line whose only result was taken back (its match resumed) has played none.
+        rows = list(session.scalars(select(Linea).where(Linea.tournament == tournament,
+                                                        Linea.played > 0)))
         ended = list(session.scalars(select(Partita).where(
             Partita.tournament == tournament, Partita.state == "ended")))
         played = len(list(session.scalars(select(Partita.stream).where(

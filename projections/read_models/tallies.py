@@ -28,6 +28,7 @@ from domain.record.events import MatchEnded, TournamentCreated
 from domain.vp_table import STANDARD, VpTable, parse_vp_table, settled_vp, table_of
 from projections.read_models.schema import (
     ENDED,
+    IN_PROGRESS,
     Andamento,
     Conteggio,
     Giocatore,
@@ -240,6 +241,16 @@ def settle(session: Session, partita: Partita, event: MatchEnded) -> None:
     if vp is not None:
         (partita.vp_0, partita.vp_1), (partita.mp_0, partita.mp_1) = vp.vp, vp.mp
         partita.vp_table = table.describe()
+
+
+def unsettle(partita: Partita) -> None:
+    """No result: the match is in progress again (MatchResumed)."""
+    partita.state = IN_PROGRESS
+    partita.ruled = False
+    partita.score_0 = partita.score_1 = partita.winner = partita.mp = None
+    partita.how = partita.unit = partita.vp_table = None
+    partita.points_0 = partita.points_1 = None
+    partita.vp_0 = partita.vp_1 = partita.mp_0 = partita.mp_1 = None
 
 
 def contribute(session: Session, partita: Partita, sign: int) -> None:

@@ -284,6 +284,10 @@ class MatchEnded(StoredFact):
     upcast_v1_v2 = _added("settlement")
 
 
+class MatchResumed(StoredFact):
+    domain_type = record.MatchResumed
+
+
 class SeedContributed(StoredFact):
     domain_type = record.SeedContributed
 
@@ -370,7 +374,7 @@ TAROCCHI_FACTS: tuple[type[StoredFact], ...] = (
 FACT_CLASSES: tuple[type[StoredFact], ...] = (
     MatchCreated, SeedCommitted, SmazzataDealt, DealAnnulled, AccusoDeclared, CardPlayed,
     HandDealt, CardsDrawn, TrickTaken, SmazzataEnded, SeedRevealed, TimeoutRecorded, Abandoned,
-    RulingRecorded, MatchEnded, TournamentCreated, MatchScheduled, SeedContributed,
+    RulingRecorded, MatchEnded, MatchResumed, TournamentCreated, MatchScheduled, SeedContributed,
     MatchSeedRevealed, IrregularityNoted, TagsTranscribed, ScoreClaimed,
     ArbiterKeyRegistered, ArbiterKeyRevoked, TournamentSeedsCommitted, SessionSeedRevealed,
     *TAROCCHI_FACTS)

@@ -29,8 +29,9 @@ TAIL = 4   # the last MatchEnded of an ended match is among its last 3 events; o
 STATES = ("in-progress", "ended")
 CHUNK = 2000   # streams per query of the last events and of the counts
 T = TypeVar("T")
-_RULING, _IRREGULARITY, _ENDED = (TOPIC_OF[name] for name in
-                                  ("RulingRecorded", "IrregularityNoted", "MatchEnded"))
+_RULING, _IRREGULARITY, _ENDED, _RESUMED = (
+    TOPIC_OF[name] for name in ("RulingRecorded", "IrregularityNoted", "MatchEnded",
+                                "MatchResumed"))
 _FLAG_NAMES = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
                "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp", "cappotto_waits_end")
 
@@ -153,11 +154,13 @@ def list_matches(store: MatchStore, filters: Filters = Filters(), each: Each = _
     counts: dict[tuple[UUID, str], int] = {}
     groups = _groups([m.stream for m in chosen], chunk)
     for group in each(groups, len(groups), "counts"):
-        counts.update(store.chained.count_topics(group, (_RULING, _IRREGULARITY, _ENDED)))
+        counts.update(store.chained.count_topics(group, (_RULING, _IRREGULARITY, _ENDED,
+                                                         _RESUMED)))
     listed: list[MatchSummary] = []
     for made in chosen:
         ending = endings.get(made.stream)
-        if ending is None and counts.get((made.stream, _ENDED)):
+        if ending is None and counts.get((made.stream, _ENDED), 0) > counts.get(
+                (made.stream, _RESUMED), 0):
             # Never expected (docs/events.md section 3): an end further back than the tail.
             ending = _last_ending(store.stored(made.stream), store)
         listed.append(_summary(made, prefix_in(ordered, made.stream), names, ending,
@@ -259,8 +262,13 @@ def _endings(store: MatchStore, streams: Sequence[UUID]) -> dict[UUID, Ending]:
     by_stream: dict[UUID, list[StoredEvent]] = {}
     for stored in store.chained.select_last_events(streams, TAIL, _ENDED):
         by_stream.setdefault(_stream(stored), []).append(stored)
+    # A resumed match (MatchResumed, after a ruling) is in progress again: its MatchEnded, still
+    # in the tail, is no longer its result.
+    for stored in store.chained.select_last_events(list(by_stream), TAIL, _RESUMED):
+        by_stream[_stream(stored)].append(stored)
     found: dict[UUID, Ending] = {}
     for stream, tail in by_stream.items():
+        tail.sort(key=lambda stored: stored.originator_version)
         ending = _last_ending(tail, store)
         if ending is not None:
             found[stream] = ending
@@ -269,6 +277,8 @@ def _endings(store: MatchStore, streams: Sequence[UUID]) -> dict[UUID, Ending]:
 
 def _last_ending(events: Sequence[StoredEvent], store: MatchStore) -> Ending | None:
     for stored in reversed(events):
+        if stored.topic == _RESUMED:
+            return None
         if stored.topic != _ENDED:
             continue
         fact = cast(StoredFact, store.mapper.to_domain_event(stored))

@@ -135,6 +135,10 @@ def _match_ended(e: record.MatchEnded, arbiter: bool) -> Entry:
             "reason": e.reason}
 
 
+def _match_resumed(e: record.MatchResumed, arbiter: bool) -> Entry:
+    return {"scores": list(e.scores), "smazzate": e.smazzate}
+
+
 _KIND: dict[type, str] = {
     record.MatchCreated: "created", play.SmazzataDealt: "deal", play.DealAnnulled: "redeal",
     play.AccusoDeclared: "accuso", play.CardPlayed: "play", play.HandDealt: "hand",
@@ -143,7 +147,7 @@ _KIND: dict[type, str] = {
     record.SeedRevealed: "seed_revealed", record.MatchSeedRevealed: "match_seed_revealed",
     record.IrregularityNoted: "irregularity", record.TimeoutRecorded: "timeout",
     record.Abandoned: "abandon", record.RulingRecorded: "ruling", record.MatchEnded: "end",
-    record.TagsTranscribed: "tags", record.ScoreClaimed: "claim",
+    record.MatchResumed: "resumed", record.TagsTranscribed: "tags", record.ScoreClaimed: "claim",
 }
 
 _FIELDS: dict[type, Any] = {
@@ -154,5 +158,6 @@ _FIELDS: dict[type, Any] = {
     record.SeedRevealed: _revealed, record.MatchSeedRevealed: _match_seed,
     record.IrregularityNoted: _irregularity, record.TimeoutRecorded: _timeout,
     record.Abandoned: _abandoned, record.RulingRecorded: _ruling,
-    record.MatchEnded: _match_ended, record.TagsTranscribed: _tags, record.ScoreClaimed: _claim,
+    record.MatchEnded: _match_ended, record.MatchResumed: _match_resumed,
+    record.TagsTranscribed: _tags, record.ScoreClaimed: _claim,
 }

@@ -36,6 +36,7 @@ from domain.record.events import (
     SeedContributed,
     SeedRevealed,
     TagsTranscribed,
+    result_of,
 )
 from domain.record.match import evolve, initial
 from domain.record.simulate import Incidents
@@ -88,13 +89,13 @@ def assert_faithful(events: tuple[StoredEvent, ...], match: WrittenMatch) -> Non
               if isinstance(e, ScoreClaimed) and e.claimed_by == CLAIMED_BY_RECORD}
     assert {s.number: tuple((category_of(c), a, b) for c, a, b in s.claim.rows)
             for s in match.smazzate if s.claim} == claims
-    ended = [e for e in events if isinstance(e, MatchEnded)]
+    result = result_of(events)
     header = [e for e in events if isinstance(e, TagsTranscribed)]
     claimed = dict(header[0].tags).get("Result") if header else None
     if claimed is not None:
         assert match.tag("Result") == claimed
-    elif ended:
-        assert match.tag("Result") == f"{ended[-1].scores[0]}-{ended[-1].scores[1]}"
+    elif result is not None:
+        assert match.tag("Result") == f"{result.scores[0]}-{result.scores[1]}"
     else:
         assert match.tag("Result") is None
 
@@ -335,9 +336,9 @@ def test_a_stored_match_replays_to_its_own_scores(events: tuple[StoredEvent, ...
                                     if r.computed is not None)
                 for s in validation.report.smazzate if s.ended}
     assert computed == {e.number: e.breakdown for e in events if isinstance(e, SmazzataEnded)}
-    ended = [e for e in events if isinstance(e, MatchEnded)]
-    if ended:
-        assert validation.report.result_computed == ended[-1].scores
+    result = result_of(events)
+    if result is not None:
+        assert validation.report.result_computed == result.scores
 
 
 @given(stored_matches())

@@ -14,6 +14,9 @@ import pytest
 
 from domain.record.audit import Severity
 from domain.record.commands import RecordRuling
+from domain.record.events import MatchResumed
+from domain.record.simulate import Incidents, Table, next_command
+from domain.shuffle import Seed
 from projections.audit_log.checkpoint import CheckpointError, keygen, load_private, load_public
 from projections.audit_log.proofs import Made, checkpoint_store
 from projections.audit_log.verify_against import Against, verify_against
@@ -27,7 +30,7 @@ from tests.projections.audit_log.attacks import (
     replace_match,
 )
 from tests.projections.conftest import Backend
-from tests.projections.store.recording import BY, arbiter_signer, record_toy_match
+from tests.projections.store.recording import BY, arbiter_signer, record_toy_match, toy_bot
 from tests.projections.store.tampering import Tamperer
 
 AT = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -175,6 +178,32 @@ def test_a_ruling_signed_by_a_key_the_checkpoint_holds_is_a_note(setting: Settin
         match, "reopened", Severity.NOTE)
     assert "each ruling signed by a key the checkpoint holds" in reopened.message
     assert found.root_holds and not found.failed and not found.flagged
+
+
+def test_a_match_resumed_by_a_signed_ruling_plays_on_as_a_note(setting: Setting) -> None:
+    """The ruling annuls the smazzata that decided the match, which resumes (MatchResumed) and
+    plays to a new end: only the ruling needed a signature."""
+    arbiter_signer(setting.store)      # registered, then checkpointed
+    made = checkpoint_store(setting.store, load_private(setting.keys), AT)
+    anchored = Setting(setting.store, setting.backend, setting.keys, made, setting.matches)
+    match = setting.matches[1]
+    state = setting.store.load(match).state
+    signer = arbiter_signer(setting.store)
+    ruling = RecordRuling(arbiter=signer.arbiter, reason="carte viste", kind="annul-smazzata",
+                          smazzata=state.ended[-1].number)
+    loaded = execute_signed(setting.store, match, ruling, signer, AT, BY)
+    assert isinstance(setting.store.facts(match)[-1].to_domain(), MatchResumed)
+    table, at = Table(Seed(bytes([201 % 256, 201 // 256]) * 8), toy_bot, Incidents()), AT
+    while (step := next_command(loaded.state, table, at)) is not None:
+        command, at, table = step
+        loaded = setting.store.execute(match, command, at, BY, loaded)
+    assert loaded.state.result is not None and len(loaded.state.ended) > len(state.ended)
+    found = anchored.check()
+    [reopened] = found.findings
+    assert (reopened.stream, reopened.kind, reopened.severity) == (
+        match, "reopened", Severity.NOTE)
+    assert "MatchResumed" in reopened.message and "CardPlayed" in reopened.message
+    assert not found.failed and not found.flagged
 
 
 def test_a_ruling_signed_by_a_key_registered_after_the_checkpoint_is_flagged(

@@ -5,6 +5,7 @@ it when its heads hold every match of the round (a property over any files kept)
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -12,6 +13,8 @@ from uuid import UUID
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.record.commands import RecordRuling
+from domain.record.events import MatchResumed
 from domain.record.simulate import Incidents, Table
 from domain.shuffle import Seed
 from projections.audit_log.leaves import StreamHead, heads_text
@@ -45,6 +48,19 @@ def test_a_round_is_over_when_every_match_of_it_has_ended(store: MatchStore) -> 
     play_into(store, going, Table(Seed(bytes([3]) * 16), toy_bot, Incidents()))
     assert store.load(going).state.phase.name == "ENDED"
     assert [(r.number, r.over) for r in rounds_of(store, tournament)] == [(1, True), (2, True)]
+
+
+
+def test_a_match_resumed_by_a_ruling_puts_its_round_back_in_play(store: MatchStore) -> None:
+    tournament = store.create_tournament("Torneo di prova", "toy", START, BY)
+    first = _scheduled(store, tournament, (1, 1), 1, None)
+    assert [r.over for r in rounds_of(store)] == [True]
+    ended = store.load(first).state
+    ruling = RecordRuling("Rossi", "carte viste", "annul-smazzata",
+                          smazzata=ended.ended[-1].number)
+    store.execute(first, ruling, START + timedelta(hours=3), BY)
+    assert isinstance(store.facts(first)[-1].to_domain(), MatchResumed)
+    assert [(r.in_play, r.over) for r in rounds_of(store)] == [((first,), False)]
 
 
 streams = st.integers(1, 6).map(lambda n: UUID(int=n))

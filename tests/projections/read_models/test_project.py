@@ -25,7 +25,7 @@ from domain.events import SmazzataDealt
 from domain.record.commands import RecordRuling
 from domain.record.demo import demo_set
 from domain.record.envelope import RecordedBy
-from domain.record.events import IrregularityNoted, RulingRecorded
+from domain.record.events import IrregularityNoted, MatchResumed, RulingRecorded
 from domain.record.match import MatchState
 from domain.shuffle import Seed
 from projections.read_models.project import (
@@ -38,6 +38,7 @@ from projections.read_models.project import (
 from projections.read_models.schema import SCHEMA_VERSION, reset
 from projections.store.app import MatchStore
 from projections.store.facts import TOPIC_OF
+from projections.store.listing import list_matches
 from replay_web.cli import _register, cli
 from tests.projections.conftest import Backend
 from tests.projections.read_models.rows import opened
@@ -104,6 +105,31 @@ def test_catch_up_folds_every_match_as_its_replay(backend: Backend) -> None:
         assert partite[just_created]["state"] == "in-progress"
         assert sum(row["irregularities"] for row in partite.values()) == 2
         assert catch_up(store, engine) == 0
+
+
+def test_a_match_resumed_by_a_ruling_is_in_progress_again(backend: Backend) -> None:
+    """The ruling annuls the last smazzata of an ended match: without it the match is not over
+    (MatchResumed). Its row, the listing and the standings take the result back."""
+    _simulate(backend.url)
+    with opened(backend.url) as (store, engine):
+        catch_up(store, engine)
+        stream, state = next((s, m) for s, m in sorted(_matches(store).items())
+                             if m.result is not None and m.forfeit is None)
+        assert _partite(engine)[stream]["state"] == "ended"
+        ruling = RecordRuling("Rossi", "carte viste", "annul-smazzata",
+                              smazzata=state.ended[-1].number)
+        store.execute(UUID(stream), ruling, AT, ARBITER)
+        assert isinstance(store.facts(UUID(stream))[-1].to_domain(), MatchResumed)
+        catch_up(store, engine)
+        row = _partite(engine)[stream]
+        assert (row["state"], row["score_0"], row["winner"], row["vp_0"], row["how"]) == (
+            "in-progress", None, None, None, None)
+        _check_partita(row, store.load(UUID(stream)).state, store.facts(UUID(stream)))
+        (listed,) = [m for m in list_matches(store).matches if str(m.stream) == stream]
+        assert listed.ending is None
+        incremental = _rows(engine)
+        rebuild(store, engine)
+        assert _rows(engine) == incremental
 
 
 def _check_partita(row: dict[str, Any], state: MatchState, facts: list[Any]) -> None:

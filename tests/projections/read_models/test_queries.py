@@ -23,6 +23,7 @@ from domain.record.events import (
     MatchEnded,
     RulingRecorded,
     TimeoutRecorded,
+    result_of,
 )
 from projections.read_models.engine import read_model_engine
 from projections.read_models.project import catch_up
@@ -159,9 +160,9 @@ def test_scores_are_the_recorded_smazzate_and_settle_the_result(shared: Backend)
                 (e.number, e.scores, e.breakdown) for e in ended]
             accusi = [e for e in facts if isinstance(e, AccusoDeclared)]
             assert sum(len(s.accusi) for s in scores.smazzate) <= len(accusi)
-            results = [e for e in facts if isinstance(e, MatchEnded)]
-            if results and results[-1].settlement is not None:
-                assert scores.totals == results[-1].settlement.points, stream
+            result = result_of(facts)
+            if result is not None and result.settlement is not None:
+                assert scores.totals == result.settlement.points, stream
             forfeits = [e for e in facts if isinstance(e, (TimeoutRecorded, Abandoned))]
             assert scores.penalty == (sum(e.awarded[0] for e in forfeits),
                                       sum(e.awarded[1] for e in forfeits))

@@ -45,6 +45,7 @@ from domain.record.events import (
     IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchResumed,
     MatchScheduled,
     MatchSeedRevealed,
     MatchSettlement,
@@ -180,6 +181,7 @@ SAMPLES: dict[str, object] = {
                                                  public_key="9b" * 32),
     "ArbiterKeyRevoked": ArbiterKeyRevoked(arbiter="Rossi", key="5e" * 32,
                                            reason="arbiter removed"),
+    "MatchResumed": MatchResumed(scores=(12, 9), smazzate=3),
     "TournamentSeedsCommitted": TournamentSeedsCommitted(
         root="7a" * 32, sessions=3, reference="drand quicknet round 12345678",
         mixing="verbale/session-v1"),
@@ -217,7 +219,7 @@ TAROCCHI: dict[str, object] = {
 SAMPLES.update(TAROCCHI)
 NEW_V4 = ("ScoreClaimed", "TagsTranscribed")   # types new in the fourth layout
 NEW_V5 = ("ArbiterKeyRegistered", "ArbiterKeyRevoked", "TournamentSeedsCommitted",
-          "SessionSeedRevealed", *TAROCCHI)   # types new in today's layout
+          "SessionSeedRevealed", "MatchResumed", *TAROCCHI)   # types new in today's layout
 CHANGED_V5 = ("RulingRecorded",)
 CHANGED = ("MatchCreated", "SmazzataDealt", "SmazzataEnded", "MatchEnded")
 CHANGED_V3 = ("MatchCreated",)

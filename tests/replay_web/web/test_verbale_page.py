@@ -125,10 +125,10 @@ def test_il_pdf_legge_solo_i_nostri_file_statici(demo_app: Flask) -> None:
                 fetch(url)
 
 
-def test_le_decisioni_nel_verbale(fresh_store: str) -> None:
-    stream = next(s for s, events in stored_events(fresh_store).items()
-                  if sum(isinstance(e, SmazzataEnded) for e in events) >= 2)
-    app = create_app(fresh_store, config={"TESTING": True})
+def _annulled_by_arbiter(store: str, stream: str, reason: str, smazzata: int) -> dict[str, str]:
+    """Rossi annuls `smazzata` (counted from 1) of `stream` through the web form, signing it;
+    the verbale page after it, in English and Italian."""
+    app = create_app(store, config={"TESTING": True})
     services = app.extensions["verbale"]
     add_arbiter(services.engine, "Rossi", "una-password-lunga")
     give_key(services.store, services.engine, "Rossi", "una-password-lunga")
@@ -139,14 +139,32 @@ def test_le_decisioni_nel_verbale(fresh_store: str) -> None:
         assert token is not None
         response = client.post(f"/matches/{stream}/rulings?lang=en", data={
             "csrf_token": token.group(1), "sign_password": "una-password-lunga",
-            "reason": "mazzo incompleto",
-            "kind": "annul-smazzata", "smazzata": "1", "side1": "0", "side2": "0"})
+            "reason": reason, "kind": "annul-smazzata", "smazzata": str(smazzata),
+            "side1": "0", "side2": "0"})
         assert response.status_code == 303
-        page = client.get(f"/matches/{stream}/verbale?lang=en").get_data(as_text=True)
+        return {lang: client.get(f"/matches/{stream}/verbale?lang={lang}").get_data(as_text=True)
+                for lang in ("en", "it")}
     finally:
         close_app(app)
+
+
+def test_le_decisioni_nel_verbale(fresh_store: str) -> None:
+    stream = next(s for s, events in stored_events(fresh_store).items()
+                  if sum(isinstance(e, SmazzataEnded) for e in events) >= 2)
+    page = _annulled_by_arbiter(fresh_store, stream, "mazzo incompleto", 1)["en"]
     rulings = page.split('<section class="rulings">')[1].split("</section>")[0]
     assert "Rossi" in rulings and "mazzo incompleto" in rulings and "annul-smazzata" in rulings
     assert re.findall(r'<section class="smazzata( annulled)?" data-smazzata="(\d+)"',
                       page)[:2] == [(" annulled", "1"), ("", "2")]
     assert "smazzata</abbr> 1</td><td>mazzo incompleto" in rulings
+
+
+def test_una_partita_ripresa_dopo_la_decisione(fresh_store: str) -> None:
+    """The arbiter annuls the smazzata that decided the match: the timeline says the match is
+    resumed (MatchResumed), in both languages."""
+    stream, ended = next((s, [e for e in events if isinstance(e, SmazzataEnded)])
+                         for s, events in stored_events(fresh_store).items()
+                         if sum(isinstance(e, SmazzataEnded) for e in events) >= 2)
+    pages = _annulled_by_arbiter(fresh_store, stream, "carte viste", ended[-1].number + 1)
+    assert "Match resumed after the ruling" in pages["en"]
+    assert "Partita ripresa dopo la decisione" in pages["it"]
