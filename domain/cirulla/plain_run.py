@@ -36,6 +36,7 @@ several in deck order), the matta's value."""
 # Looked up once: an enum member read off its class goes through the enum's metaclass.
 _PRESA_MANO = PresaObbligata.MANO
 _AUTOMATICO = Accuso.AUTOMATICO
+_OBBLIGATORIO = Accuso.OBBLIGATORIO
 _VALUE = tuple(card.value for card in DECK)
 _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 _HAND_SIZE = 3
@@ -51,6 +52,7 @@ def plain_plays(state: CirullaState, moves: Sequence[PlainMove],
             or not state.dealt or state.finished:
         return [], state
     automatic = ruleset.accuso is _AUTOMATICO
+    knocking = ruleset.accuso is _OBBLIGATORIO   # C8: a hand of three's first play, the slow way
     asso, after, declared = ruleset.asso_su_asso, state.seating.after, state.declared
     hands, table, values = state.hands, state.table, state.table_values
     captured, scope, side_last = state.captured, state.scope, state.last_capture_side
@@ -61,7 +63,8 @@ def plain_plays(state: CirullaState, moves: Sequence[PlainMove],
         written_seat, card, capture, matta_value = moves[index]
         hand = hands[seat]
         if (written_seat is not None and written_seat != seat) or matta_value is not None \
-                or card is UNKNOWN or card not in hand:
+                or card is UNKNOWN or card not in hand \
+                or (knocking and len(hand) == _HAND_SIZE and not declared[seat]):
             break
         getters = capture_getters(values, asso)[_VALUE[card]]
         if capture:

@@ -19,7 +19,7 @@ from domain.cards import MATTA, UNKNOWN, Card
 from domain.cirulla.accusi import DEALER_KINDS, best_accuso, dealer_accuso, player_accusi
 from domain.cirulla.captures import card_captures, legal_plays, plays_for_hand
 from domain.cirulla.dealing import next_hands, redeal_reason
-from domain.cirulla.engine import apply_play, end_event, evolve, is_scopa
+from domain.cirulla.engine import apply_play, auto_accuso, end_event, evolve, is_scopa
 from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
 from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, taken
 from domain.events import (
@@ -49,6 +49,8 @@ CAPTURES = ("Ogni giocatore di mano deve giocare una carta tenendo presente che:
 ASSO = ("d) se gioca un asso: se in tavola c'è un asso prende l'asso, se in tavola non ci sono "
         "assi prende tutte le carte in tavola, se non ci sono carte in tavola scarta l'asso senza "
         "fare prese.")
+KNOCK = ("if your cards total 9 or less than 9, you have to knock on the table at the start on the "
+         "hand and say you're knocking.")
 MATTA_VALUE = ("In caso di accuso, ai fini delle prese, il sistema assegna automaticamente al 7 "
                "di cuori i seguenti valori")
 
@@ -155,13 +157,33 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
             "{card} is not in seat {seat}'s hand as transcribed ({hand})", card=card.code,
             seat=seat + 1, hand=" ".join(c.code for c in hand))))
     probe = reveal_play(state, seat, card)
-    check = _capture_check(probe, card, tuple(sorted(capture)))
+    check = _capture_check(probe, card, tuple(sorted(capture))) + _undeclared(state, seat)
     if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
         worth = probe.value_of(MATTA)
         broken.append(Broken("C14 matta", MATTA_VALUE,
                              say("the matta is worth {value}, not {given}", value=worth,
                                  given=matta_value)))
     return PlayCheck(tuple(broken)) + check
+
+
+def _undeclared(state: CirullaState, seat: int) -> PlayCheck:
+    """C8 "accuso obbligatorio" (002): the first card of a hand of three with a cirulla or a
+    decino is played only after the accuso is declared; a hand with cards nobody saw cannot
+    show whether it had one."""
+    hand = state.hands[seat]
+    if state.ruleset.accuso is not _OBBLIGATORIO or len(hand) != HAND_SIZE \
+            or state.declared[seat]:
+        return _NOTHING_LEFT_OPEN
+    if UNKNOWN in hand:
+        return PlayCheck(unverifiable=(say(
+            "C8 accuso obbligatorio: seat {seat}'s hand holds unseen cards, so whether it had "
+            "an accuso to declare cannot be checked", seat=seat + 1),))
+    pending = auto_accuso(state, seat)
+    if pending is None:
+        return _NOTHING_LEFT_OPEN
+    return PlayCheck((Broken("C8 accuso obbligatorio", KNOCK, say(
+        "seat {seat} played without declaring the {kind} its hand made ({cards})",
+        seat=seat + 1, kind=pending.kind, cards=" ".join(c.code for c in hand))),))
 
 
 def _check_possible(state: CirullaState, seat: int, card: Card,
@@ -321,6 +343,9 @@ def _played(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
     """`advance`'s play: its CardPlayed and the state right after it, or None."""
     if not state.dealt or state.finished or seat != state.to_move or card is UNKNOWN:
         return None
+    if state.ruleset.accuso is _OBBLIGATORIO and len(state.hands[seat]) == HAND_SIZE \
+            and not state.declared[seat]:
+        return None   # C8 accuso obbligatorio: `check_play` says whether it was declared
     if card not in state.hands[seat]:
         # A card nobody saw before: an unseen card of the hand, if it is nowhere else.
         if UNKNOWN not in state.hands[seat] \
@@ -356,6 +381,7 @@ _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 # Looked up once: an enum member read off its class goes through the enum's metaclass.
 _PRESA_MANO = PresaObbligata.MANO
 _AUTOMATICO = Accuso.AUTOMATICO
+_OBBLIGATORIO = Accuso.OBBLIGATORIO
 _NOTHING_LEFT_OPEN = PlayCheck()
 
 

@@ -1,15 +1,14 @@
 """`confirm`: the audit of a match record that agrees with the rules, at a fraction of its cost.
 
-Most of a match is plain plays: the seat to move plays a card, the game says what follows, and
-the record holds exactly that. `audit` re-derives each through the whole record (the command,
+Most of a match is plain plays: the seat to move plays a card, the game says what follows, and the
+record holds exactly that. `audit` re-derives each through the whole record (the command,
 `decide_checked` with its clock, phase and cappotto checks, the comparison with the fields a
-version-1 record lacks, then `evolve` of every event into a new MatchState). Here a plain play
-of a live match is decided and folded on the game's own state by the game's `advance` (the
-import's fast path, domain/record/transcription.py: for a live play the very check and fold of
-the engine's `decide` and `evolve`, C8 "accuso obbligatorio" aside, whose hands of three go to
-`decide`), or by `decide` and `evolve` where `advance` does not take the play; it is compared
-with what was recorded, and the match state is rebuilt once per run of such plays, as `evolve`
-would have left it. Every other action goes through `audit`'s own step.
+version-1 record lacks, then `evolve` of every event into a new MatchState). Here a plain play of a
+live match is decided and folded on the game's own state by the game's `advance` (the import's fast
+path, domain/record/transcription.py: for a live play the very check and fold of the engine's
+`decide` and `evolve`), or by `decide` and `evolve` where `advance` does not take the play; it is
+compared with what was recorded, and the match state is rebuilt once per run of such plays, as
+`evolve` would have left it. Every other action goes through `audit`'s own step.
 
 Only a record with nothing to report is confirmed: any finding, refusal, or a match not finished
 gives None, and the caller audits the record with `audit` (whose report is then the one given).
@@ -26,7 +25,6 @@ from datetime import UTC
 from typing import Any
 
 from domain.cards import Card
-from domain.cirulla.ruleset import Accuso
 from domain.events import CardPlayed, SmazzataEnded
 from domain.game import GameEngine, PlayCard
 from domain.record.audit import Audit, Finding, Recorded, _guarded_step, _in_progress, _Stop
@@ -136,24 +134,11 @@ def _live_advance(game: str) -> Advance | None:
     """The game's `advance` (domain/record/transcription.py) where it decides a live play as
     the engine's `decide` and `evolve` do, for the plays it takes: the seat to move, a card of
     its hand, a legal capture, the matta's value, what follows by itself, the smazzata going
-    on. A live Cirulla play also obeys C8 "accuso obbligatorio", which a transcription does not
-    check: under that rule a hand of three goes to `decide`."""
-    if game == "cirulla":
-        return _cirulla
-    if game == "briscola":
+    on. Under C8 "accuso obbligatorio" it leaves a hand of three's first play with nothing
+    declared to `decide`, which says whether an accuso was due."""
+    if game in ("cirulla", "briscola"):
         return transcriber(game).advance
     return None
-
-
-def _cirulla(game: Any, seat: int, card: Card, capture: tuple[Card, ...],
-             matta_value: int | None) -> Advanced | None:
-    if game.ruleset.accuso is _OBBLIGATORIO and len(game.hands[seat]) == 3:
-        return None
-    return _CIRULLA.advance(game, seat, card, capture, matta_value)
-
-
-_OBBLIGATORIO = Accuso.OBBLIGATORIO
-_CIRULLA = transcriber("cirulla")
 
 
 def _noted(stream: Sequence[Recorded], index: int) -> bool:

@@ -74,7 +74,7 @@ PLAYER_ACCUSI = ("cirulla", "decino")
 _MARKERS = {"turn order": "fuori-turno", "C16 presa obbligata": "presa-mancata",
             "prese (regole a-c)": "presa-sbagliata", "asso (regola d)": "presa-sbagliata",
             "C14 matta": "presa-sbagliata", "hand": "carta-sbagliata",
-            "carta in mano": "carta-sbagliata"}
+            "carta in mano": "carta-sbagliata", "C8 accuso obbligatorio": "accuso-mancato"}
 _UNWRITABLE = re.compile(r"\r\n|[\x00-\x08\x0a-\x1f\x7f-\x9f]")   # breaks, controls
 _NO_TIME = datetime(2000, 1, 1, tzinfo=UTC)   # the fold's clock plays no part in the turn
 

@@ -43,7 +43,8 @@ EVENT_TYPES = (
 ruling's `refers` names one of them. Spelled out here, not imported, so that the record stays a
 plain model; a test checks the list against the domain's `MatchEvent`."""
 
-IRREGULARITY_MARKERS = ("fuori-turno", "presa-mancata", "presa-sbagliata", "carta-sbagliata")
+IRREGULARITY_MARKERS = ("fuori-turno", "presa-mancata", "presa-sbagliata", "carta-sbagliata",
+                        "accuso-mancato")
 """The markers of a play the table accepted against the rules (`!fuori-turno` in the text)."""
 
 

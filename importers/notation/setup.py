@@ -39,7 +39,8 @@ _RESULT = re.compile(r"\s*(-?\d{1,18})\s*[-–]\s*(-?\d{1,18})\s*")
 
 RULE_OF_MARKER = {
     "cirulla": {"fuori-turno": "turn order", "presa-mancata": "C16 presa obbligata",
-                "presa-sbagliata": "prese (regole a-c)", "carta-sbagliata": "hand"},
+                "presa-sbagliata": "prese (regole a-c)", "carta-sbagliata": "hand",
+                "accuso-mancato": "C8 accuso obbligatorio"},
     "briscola": {"fuori-turno": "turno", "presa-mancata": "giocata",
                  "presa-sbagliata": "giocata", "carta-sbagliata": "carta in mano"},
 }

@@ -189,7 +189,8 @@ PLAY = "a play such as 7d, 2: 7d, 7c x 3c+4b =5 # or 7d !fuori-turno or the end 
     (HEAD + "1. 7d x 9c\n", 5, 9, "'9c'", CARD + " after x"),
     (HEAD + "1. 7d 3c =x\n", 5, 11, "'x'", "the matta's value such as =5"),
     (HEAD + "1. Ad !boh\n", 5, 7, "'!boh'",
-     "a marker among !fuori-turno, !presa-mancata, !presa-sbagliata, !carta-sbagliata"),
+     "a marker among !fuori-turno, !presa-mancata, !presa-sbagliata, !carta-sbagliata, "
+     "!accuso-mancato"),
     (HEAD + "1. 3: Ad\n", 5, 4, "'3:'", "a seat from 1 to 2"),
     (HEAD + "Hand 1 7d 8c\n", 5, 11, "'8c'", CARD + ", the end of the line or matta"),
     (HEAD + "Hand 3 7d\n", 5, 6, "'3'", "a seat from 1 to 2"),

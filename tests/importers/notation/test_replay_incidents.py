@@ -9,8 +9,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from domain.cards import parse_card
 from domain.events import CardPlayed
-from domain.record.commands import CreateMatch, RecordAbandon, RecordRuling, RecordTimeout
+from domain.game import PlayCard
+from domain.record.commands import (
+    CreateMatch,
+    RecordAbandon,
+    RecordIrregularPlay,
+    RecordRuling,
+    RecordTimeout,
+)
+from domain.record.decide import decide
 from domain.record.demo import demo_set, play_demo
 from domain.record.events import MatchEnded, RulingRecorded, ScoreClaimed, SeedRevealed
 from domain.record.match import MatchEvent
@@ -23,7 +32,10 @@ from importers.notation.model import (
     WrittenMatch,
     WrittenPlay,
 )
+from importers.notation.reader import read
 from importers.notation.replay import validate
+from importers.notation.writer import write
+from tests.domain.record.test_transcribed_accuso import KNOCKING, dealt_events
 from tests.importers.notation.test_replay import simulated, written_from
 from tests.importers.notation.test_round_trip import imported, referred, refers_written
 
@@ -166,3 +178,18 @@ def test_a_ruling_after_the_plays_about_the_claim_comes_after_it() -> None:
     assert referred(events) == [("ScoreClaimed", 1), ("SeedRevealed", 1)]
     kinds = [type(e) for e in events]
     assert kinds.index(SeedRevealed) < kinds.index(ScoreClaimed) < kinds.index(RulingRecorded)
+
+
+def test_a_hand_played_without_its_accuso_is_written_and_read_with_its_marker() -> None:
+    """C8 accuso obbligatorio: the record writes `!accuso-mancato` on the play, and reading it
+    back notes the same irregularity (tests/domain/record/test_transcribed_accuso.py)."""
+    state, at, events = dealt_events("obbligatorio", tuple(map(parse_card, KNOCKING)))
+    played = decide(state, RecordIrregularPlay(PlayCard(1, parse_card("4b"), ()),
+                                               noted_by="Rossi (arbitro)"), at)
+    text = write(written_from_events((*events, *played)))
+    assert "4b!accuso-mancato" in text
+    (record,) = read(text, "accuso.txt").matches
+    validation = validate(record, "accuso.txt")
+    assert validation.actions is not None, validation.report.as_text_lines()
+    noted = [line for line in validation.report.as_text_lines() if "C8 accuso" in line]
+    assert noted and "without declaring the cirulla" in noted[0]
