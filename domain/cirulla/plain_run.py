@@ -52,7 +52,7 @@ def plain_plays(state: CirullaState, moves: Sequence[PlainMove],
             or not state.dealt or state.finished:
         return [], state
     automatic = ruleset.accuso is _AUTOMATICO
-    knocking = ruleset.accuso is _OBBLIGATORIO   # C8: a hand of three's first play, the slow way
+    knocking = ruleset.accuso is _OBBLIGATORIO
     asso, after, declared = ruleset.asso_su_asso, state.seating.after, state.declared
     hands, table, values = state.hands, state.table, state.table_values
     captured, scope, side_last = state.captured, state.scope, state.last_capture_side
@@ -64,8 +64,9 @@ def plain_plays(state: CirullaState, moves: Sequence[PlainMove],
         hand = hands[seat]
         if (written_seat is not None and written_seat != seat) or matta_value is not None \
                 or card is UNKNOWN or card not in hand \
-                or (knocking and len(hand) == _HAND_SIZE and not declared[seat]):
-            break
+                or (knocking and len(hand) == _HAND_SIZE and not declared[seat]
+                    and (UNKNOWN in hand or player_accusi(hand, ruleset))):
+            break   # C8 accuso obbligatorio: `check_play` says whether it was declared
         getters = capture_getters(values, asso)[_VALUE[card]]
         if capture:
             if len(capture) > 1:

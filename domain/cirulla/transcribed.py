@@ -186,6 +186,13 @@ def _undeclared(state: CirullaState, seat: int) -> PlayCheck:
         seat=seat + 1, kind=pending.kind, cards=" ".join(c.code for c in hand))),))
 
 
+def _may_knock(state: CirullaState, seat: int) -> bool:
+    """The seat's hand of three, nothing declared with it, has an accuso or cards nobody saw."""
+    hand = state.hands[seat]
+    return len(hand) == HAND_SIZE and not state.declared[seat] \
+        and (UNKNOWN in hand or bool(player_accusi(hand, state.ruleset)))
+
+
 def _check_possible(state: CirullaState, seat: int, card: Card,
                     capture: tuple[Card, ...]) -> None:
     if not state.dealt or state.finished:
@@ -343,8 +350,7 @@ def _played(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...
     """`advance`'s play: its CardPlayed and the state right after it, or None."""
     if not state.dealt or state.finished or seat != state.to_move or card is UNKNOWN:
         return None
-    if state.ruleset.accuso is _OBBLIGATORIO and len(state.hands[seat]) == HAND_SIZE \
-            and not state.declared[seat]:
+    if state.ruleset.accuso is _OBBLIGATORIO and _may_knock(state, seat):
         return None   # C8 accuso obbligatorio: `check_play` says whether it was declared
     if card not in state.hands[seat]:
         # A card nobody saw before: an unseen card of the hand, if it is nowhere else.
