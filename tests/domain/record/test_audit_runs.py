@@ -120,8 +120,9 @@ def facoltativo_matches(draw: st.DrawFn) -> Stream:
                                                 HealthCheck.too_slow])
 @given(stream=facoltativo_matches())
 def test_a_play_that_had_to_declare_first_is_left_to_audit(stream: Stream) -> None:
-    """The lean replay takes a live Cirulla play by the transcriber's `advance`, which does not
-    know C8 "accuso obbligatorio". A match played under "facoltativo", where a seat may play a
+    """The lean replay takes a live Cirulla play by the transcriber's `advance`, which leaves a
+    hand of three with an accuso and nothing declared to `decide` (C8 "accuso obbligatorio").
+    A match played under "facoltativo", where a seat may play a
     hand that makes an accuso without declaring it, then written down as "obbligatorio": every
     event is what the rules give but for that play, which `decide` refuses; confirm must not
     confirm it."""
