@@ -170,17 +170,15 @@ def _undeclared(state: CirullaState, seat: int) -> PlayCheck:
     """C8 "accuso obbligatorio" (002): the first card of a hand of three with a cirulla or a
     decino is played only after the accuso is declared; a hand with cards nobody saw cannot
     show whether it had one."""
-    hand = state.hands[seat]
-    if state.ruleset.accuso is not _OBBLIGATORIO or len(hand) != HAND_SIZE \
-            or state.declared[seat]:
+    if state.ruleset.accuso is not _OBBLIGATORIO or not _may_knock(state, seat):
         return _NOTHING_LEFT_OPEN
+    hand = state.hands[seat]
     if UNKNOWN in hand:
         return PlayCheck(unverifiable=(say(
             "C8 accuso obbligatorio: seat {seat}'s hand holds unseen cards, so whether it had "
             "an accuso to declare cannot be checked", seat=seat + 1),))
     pending = auto_accuso(state, seat)
-    if pending is None:
-        return _NOTHING_LEFT_OPEN
+    assert pending is not None   # _may_knock: the known hand has an accuso
     return PlayCheck((Broken("C8 accuso obbligatorio", KNOCK, say(
         "seat {seat} played without declaring the {kind} its hand made ({cards})",
         seat=seat + 1, kind=pending.kind, cards=" ".join(c.code for c in hand))),))
