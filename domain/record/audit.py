@@ -41,7 +41,7 @@ from domain.record.commands import (
     TranscribeDeal,
     TranscribeTags,
 )
-from domain.record.decide import decide_checked
+from domain.record.decide import decide_checked, restated
 from domain.record.decide_claims import TAGS_VERSION, claim_differences, result_difference
 from domain.record.events import (
     LIVE,
@@ -49,6 +49,7 @@ from domain.record.events import (
     IrregularityNoted,
     MatchCreated,
     MatchEnded,
+    MatchResumed,
     MatchSeedRevealed,
     RulingRecorded,
     ScoreClaimed,
@@ -176,7 +177,8 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
     except RuleViolation as refused:
         # How many recorded events this action holds is unknown: the replay cannot go on.
         raise _Stop(Finding(version, refused.rule, refused.message)) from None
-    expected = decided.events
+    expected = _as_made_before_resumption(state, command, decided.events, stream, index,
+                                          findings)
     findings.extend(Finding(version, "unverifiable", note, Severity.NOTE)
                     for note in decided.notes)
     differs = [f for f in (_compare(stream, index + k, w, at) for k, w in enumerate(expected))
@@ -193,6 +195,26 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
                                     Severity.FINDING)
                             for differs in claim_differences(state, wanted))
     return state, index + len(expected)
+
+
+def _as_made_before_resumption(state: MatchState, command: MatchCommand,
+                               expected: tuple[MatchEvent, ...], stream: Sequence[Recorded],
+                               index: int, findings: list[Finding]) -> tuple[MatchEvent, ...]:
+    """A record made before a ruling could resume a match (MatchResumed, 2026-11-29): there an
+    annulment that left the ended match short of its end restated the result, and the match
+    stayed ended. That record is read as it was made, with a note; anything else recorded in
+    place of the MatchResumed is compared as usual."""
+    if len(expected) != 2 or not isinstance(expected[1], MatchResumed) \
+            or not isinstance(command, RecordRuling) or index + 1 >= len(stream):
+        return expected
+    then = restated(state, command)
+    if stream[index + 1][0] != then:
+        return expected
+    findings.append(Finding(index + 2, "ruling", say(
+        "this annulment left the match short of its end, and the match stayed ended with the "
+        "result restated, as rulings did when it was recorded; today's rules resume the match"),
+        Severity.NOTE))
+    return (expected[0], then)
 
 
 def _go_on(state: MatchState, stream: Sequence[Recorded], index: int, count: int) -> MatchState:

@@ -338,7 +338,7 @@ def _ruling(state: MatchState, command: RecordRuling) -> tuple[MatchEvent, ...]:
     if state.phase is not Phase.ENDED:
         return (fact,)
     resumed = _resumed(state, command)
-    return (fact, resumed if resumed is not None else _restated(state, command))
+    return (fact, resumed if resumed is not None else restated(state, command))
 
 
 def _resumed(state: MatchState, command: RecordRuling) -> MatchResumed | None:
@@ -392,8 +392,10 @@ def _check_signature_shape(command: RecordRuling) -> None:
 _HEX128 = re.compile(r"[0-9a-f]{128}")
 
 
-def _restated(state: MatchState, command: RecordRuling) -> MatchEnded:
-    """The result again after a ruling on a finished match; the last MatchEnded is the result."""
+def restated(state: MatchState, command: RecordRuling) -> MatchEnded:
+    """The result again after a ruling on a finished match; the last MatchEnded is the result.
+    Before MatchResumed, also what an annulment that left the match short of its end gave
+    (domain/record/audit.py reads such a record as it was made)."""
     assert state.result is not None
     how = state.result.settlement.how if state.result.settlement else None
     if state.forfeit is not None:

@@ -5,6 +5,7 @@ is docs/rules-interpretations.md, "An annulment after the end"."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.match_seed import smazzata_seed
-from domain.record.audit import audit
+from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordRuling
-from domain.record.decide import decide
+from domain.record.decide import decide, restated
 from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.record.events import MatchEnded, MatchResumed, RulingRecorded, result_of
 from domain.record.match import MatchEvent, MatchState, Phase, evolve
@@ -103,3 +104,23 @@ def test_after_a_forfeit_an_annulment_restates_the_result() -> None:
     assert ended.forfeit is not None and ended.ended
     stream, after = _annul_last(stream, ended)
     assert isinstance(stream[-1][0], MatchEnded) and after.phase is Phase.ENDED
+
+
+def test_a_record_made_before_resumption_reads_as_it_was_made() -> None:
+    """Before MatchResumed such an annulment restated the result and the match stayed ended: a
+    stream stored then keeps its events, and `audit` reads them as made, with a note. Anything
+    else recorded there is still a disagreement."""
+    stream, ended = play_demo(DEMOS[10], START, Incidents())
+    at = stream[-1][1] + timedelta(minutes=1)
+    ruling = RecordRuling("Rossi", "carte viste", "annul-smazzata",
+                          smazzata=ended.ended[-1].number)
+    fact, resumed = decide(ended, ruling, at)
+    assert isinstance(resumed, MatchResumed)
+    then = restated(ended, ruling)
+    report = audit(CATALOG, [*stream, (fact, at), (then, at)])
+    assert [(f.check, f.severity) for f in report.findings] == [("ruling", Severity.NOTE)]
+    assert report.state is not None and report.state.phase is Phase.ENDED
+    assert report.state.result == then
+    other = replace(then, scores=(then.scores[0] + 1, then.scores[1]))
+    report = audit(CATALOG, [*stream, (fact, at), (other, at)])
+    assert [(f.check, f.severity) for f in report.findings] == [("replay", Severity.FAILURE)]
