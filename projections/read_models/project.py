@@ -52,15 +52,16 @@ def _nothing(_tracking: Tracking) -> None:
 
 
 def catch_up(store: MatchStore, engine: Engine, batch: int = BATCH,
-             each: Each = _nothing) -> int:
-    """Fold every event recorded after the tracked position; return how many notifications
-    this call folded (0: the tables were up to date)."""
+             each: Each = _nothing, stop: int | None = None) -> int:
+    """Fold every event recorded after the tracked position (up to notification `stop`
+    included, when given); return how many notifications this call folded (0: the tables
+    were up to date)."""
     ensure_schema(engine)
     done = 0
     while True:
         start = position(engine, store.name)
         try:
-            read = _one_batch(store, engine, batch, each)
+            read = _one_batch(store, engine, batch, each, stop)
         except (TrackingMoved, IntegrityError):
             if position(engine, store.name) == start:
                 raise   # not a race with another catch-up: a real problem
@@ -90,10 +91,13 @@ def _position(session: Session, application_name: str) -> int | None:
     return None if found is None else int(found)
 
 
-def _one_batch(store: MatchStore, engine: Engine, batch: int, each: Each) -> int:
+def _one_batch(store: MatchStore, engine: Engine, batch: int, each: Each,
+               stop: int | None = None) -> int:
     with Session(writing(engine)) as session, session.begin():
         start = _position(session, store.name)
-        notifications = store.recorder.select_notifications(start, batch,
+        if stop is not None and (start or 0) >= stop:
+            return 0
+        notifications = store.recorder.select_notifications(start, batch, stop,
                                                             inclusive_of_start=False)
         if not notifications:
             return 0
