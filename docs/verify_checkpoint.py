@@ -204,7 +204,9 @@ def read_checkpoint(path: str, public: bytes) -> dict[str, Any]:
                 root = bytes.fromhex(lines[2])
             except ValueError:
                 raise Failed(f"{path}: the root is not hex") from None
-            return {"origin": origin, "size": int(lines[1]), "root": root, "time": lines[3]}
+            heads = [line[len("heads "):] for line in lines[4:] if line.startswith("heads ")]
+            return {"origin": origin, "size": int(lines[1]), "root": root, "time": lines[3],
+                    "heads": heads}
     raise Failed(f"{path}: no signature by this public key (key id {wanted.hex()})")
 
 
@@ -225,6 +227,7 @@ def check_inclusion(proof: dict[str, Any], checkpoint: dict[str, Any]) -> str:
     if not isinstance(size, int) or size != checkpoint["size"]:
         raise Failed(f"the proof is for a tree of {size} leaves, the checkpoint's has "
                      f"{checkpoint['size']}")
+    head = match_head(proof, checkpoint)
     events = proof.get("events")
     if not isinstance(events, list) or not events:
         raise Failed("the proof lists no events")
@@ -233,20 +236,52 @@ def check_inclusion(proof: dict[str, Any], checkpoint: dict[str, Any]) -> str:
         where = f"event {number + 1} of the proof"
         if not isinstance(event, dict):
             raise Failed(f"{where} is not an object")
-        if "record" in event:
-            data = str(event["record"]).encode("utf-8")
-            records.append(data)
-            leaf = leaf_hash(data)
-        else:
-            leaf = hashes([event.get("leaf_hash")], f"{where}: leaf_hash")[0]
+        if "record" not in event:
+            raise Failed(f"{where} carries no record: the chain and the match's head cannot "
+                         "be checked")
+        data = str(event["record"]).encode("utf-8")
+        records.append(data)
         index = event.get("index")
         if not isinstance(index, int):
             raise Failed(f"{where} has no leaf index")
-        if inclusion_root(leaf, index, size, hashes(event.get("path"), where)) \
+        if inclusion_root(leaf_hash(data), index, size, hashes(event.get("path"), where)) \
                 != checkpoint["root"]:
             raise Failed(f"{where} (leaf {index}) is not in the signed tree")
-    told = check_chain(records, proof.get("match")) if len(records) == len(events) else ""
-    return f"{len(events)} leaves{told}"
+    told = check_chain(records, proof.get("match"))
+    check_whole(records, proof.get("match"), head)
+    return f"{len(events)} leaves{told}, the whole match up to its head"
+
+
+def match_head(proof: dict[str, Any], checkpoint: dict[str, Any]) -> tuple[int, str]:
+    """The match's version and last event hash in the heads the checkpoint signed."""
+    if proof.get("format") != "verbale-inclusion-proof/2":
+        raise Failed(f"a proof of format {proof.get('format')} cannot show that it holds every "
+                     "event of the match (it has no heads): make it again with 'verbale prove'")
+    heads = proof.get("heads")
+    if not isinstance(heads, str):
+        raise Failed("the proof carries no heads")
+    if checkpoint["heads"] != [hashlib.sha256(heads.encode("utf-8")).hexdigest()]:
+        raise Failed("the proof's heads are not the ones the checkpoint signed")
+    match = str(proof.get("match")).replace("-", "").lower()
+    for line in heads.splitlines():
+        parts = line.split(" ")
+        if len(parts) == 3 and parts[0] == match and parts[1].isdigit():
+            return int(parts[1]), parts[2]
+    raise Failed(f"the checkpoint's heads do not list match {proof.get('match')}")
+
+
+def check_whole(records: list[bytes], match: Any, head: tuple[int, str]) -> None:
+    """The chain (checked already) starts at event 1 and ends at the match's head."""
+    first, last = json.loads(records[0]), json.loads(records[-1])
+    if first.get("version") != 1:
+        raise Failed(f"the proof starts at event {first.get('version')} of {match}, not at its "
+                     "first")
+    if last.get("version") != head[0]:
+        raise Failed(f"the proof ends at event {last.get('version')} of {match}; the "
+                     f"checkpoint's heads say the match had {head[0]} events: its last events "
+                     "are missing")
+    if hashlib.sha256(records[-1]).hexdigest() != head[1]:
+        raise Failed(f"event {head[0]} of the proof is not the match's head at the checkpoint")
 
 
 def check_chain(records: list[bytes], match: Any) -> str:
@@ -291,8 +326,8 @@ def check(args: argparse.Namespace) -> str:
     except ValueError:
         raise Failed(f"{args.proof} is not JSON") from None
     kind = proof.get("format") if isinstance(proof, dict) else None
-    if kind == "verbale-inclusion-proof/1":
-        return f"{check_inclusion(proof, new)} in the {said}"
+    if kind in ("verbale-inclusion-proof/1", "verbale-inclusion-proof/2"):
+        return f"{check_inclusion(proof, new)}, in the {said}"
     if kind != "verbale-consistency-proof/1":
         raise Failed(f"{args.proof} is not a verbale proof (format {kind!r})")
     if args.old_checkpoint is None:

@@ -3,8 +3,10 @@
 `checkpoint_store` reads every stored event once, signs the tree's size and root, and returns
 the heads to publish with it. `match_proof` shows that each event of a match, as stored, is a
 leaf of a checkpoint's tree: one inclusion path per event, with the records, so that the
-checker also sees the match's whole chain from its first event to its head at the checkpoint
-(docs/verify_checkpoint.py checks both). `consistency_proof` shows that an older checkpoint's
+checker also sees the match's whole chain from its first event to its head at the checkpoint;
+the proof carries the checkpoint's heads (their digest is a line of the signed checkpoint), so
+the checker sees that the chain reaches the match's head, and that no last event was left out
+(docs/verify_checkpoint.py checks all three). `consistency_proof` shows that an older checkpoint's
 tree is a prefix of a newer one's. Both refuse to prove anything from a store whose first
 events no longer hash to the checkpoint's root: that is what `verify --against` reports.
 """
@@ -23,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain.text import say
 from projections.audit_log.checkpoint import DEFAULT_ORIGIN, Checkpoint, Signed, checkpoint_of, sign
 from projections.audit_log.leaves import (
+    HEADS_LINE,
     Leaf,
     LeavesError,
     heads_digest,
@@ -34,7 +37,9 @@ from projections.audit_log.leaves import (
 from projections.audit_log.merkle import MerkleTree
 from projections.store.app import MatchStore
 
-INCLUSION_FORMAT = "verbale-inclusion-proof/1"
+INCLUSION_FORMAT = "verbale-inclusion-proof/2"
+"""Format 1 had no heads: a proof cut short still checked out (issue 23). The checker refuses
+it."""
 CONSISTENCY_FORMAT = "verbale-consistency-proof/1"
 
 
@@ -106,8 +111,10 @@ def _last_per_stream(leaves: Iterable[Leaf], kept: list[Leaf]) -> Iterator[Leaf]
     kept.extend(last.values())
 
 
-def _checked_tree(store: MatchStore, checkpoint: Checkpoint,
-                  keep: UUID | None = None) -> tuple[MerkleTree, list[Leaf]]:
+def _checked_tree(store: MatchStore, checkpoint: Checkpoint, keep: UUID | None = None,
+                  last: list[Leaf] | None = None) -> tuple[MerkleTree, list[Leaf]]:
+    """The checkpoint's tree read from the store (ProofError unless it gives the root), the
+    leaves of stream `keep`, and into `last` the last leaf of each stream."""
     kept: list[Leaf] = []
 
     def hashes() -> Iterator[Leaf]:
@@ -119,7 +126,8 @@ def _checked_tree(store: MatchStore, checkpoint: Checkpoint,
             yield leaf
 
     try:
-        tree = tree_of(hashes(), checkpoint.size)
+        leaves = hashes() if last is None else _last_per_stream(hashes(), last)
+        tree = tree_of(leaves, checkpoint.size)
     except LeavesError as error:
         raise ProofError(error.args[0]) from None
     if tree.root.hex() != checkpoint.root:
@@ -131,12 +139,19 @@ def _checked_tree(store: MatchStore, checkpoint: Checkpoint,
 
 def match_proof(store: MatchStore, checkpoint: Checkpoint, match: UUID) -> dict[str, Any]:
     """The inclusion proof of every event of `match` in the checkpoint's tree, as JSON."""
-    tree, leaves = _checked_tree(store, checkpoint, match)
+    last: list[Leaf] = []
+    tree, leaves = _checked_tree(store, checkpoint, match, last)
     if not leaves:
         raise ProofError(say("match {match} has no event among the {size} of the checkpoint",
                              match=str(match), size=checkpoint.size))
+    heads = heads_text(heads_of(last))
+    if heads_digest(heads) not in checkpoint.extensions:
+        raise ProofError(say("the checkpoint signs no heads of its streams (no `{line}` line): "
+                             "a proof against it could not show the match whole",
+                             line=HEADS_LINE.strip()))
     return {"format": INCLUSION_FORMAT, "origin": checkpoint.origin,
             "tree_size": checkpoint.size, "root": checkpoint.root, "match": str(match),
+            "heads": heads,
             "events": [{"index": leaf.index, "version": leaf.version,
                         "record": leaf.record.decode("utf-8"),
                         "path": [p.hex() for p in tree.inclusion(leaf.index)]}

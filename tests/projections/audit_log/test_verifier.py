@@ -4,6 +4,7 @@ accepts the proofs the store makes, against SQLite and PostgreSQL, and refuses c
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import subprocess
@@ -19,10 +20,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.record.commands import RecordRuling
 from projections.audit_log.checkpoint import checkpoint_of, keygen, load_private, raw_public, sign
 from projections.audit_log.proofs import checkpoint_store, consistency_proof, match_proof
 from projections.store.app import MatchStore
-from tests.projections.store.recording import record_toy_match
+from projections.store.signatures import execute_signed
+from tests.projections.audit_log.attacks import cut_proof
+from tests.projections.store.recording import BY, arbiter_signer, record_toy_match
 
 SCRIPT = Path(__file__).parents[3] / "docs" / "verify_checkpoint.py"
 AT = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -162,7 +166,8 @@ json_values = st.recursive(
                          "tree_size", "old_size", "new_size", "match"]), inner, max_size=6),
     max_leaves=20)
 proof_like = st.fixed_dictionaries(
-    {"format": st.sampled_from(["verbale-inclusion-proof/1", "verbale-consistency-proof/1"]),
+    {"format": st.sampled_from(["verbale-inclusion-proof/1", "verbale-inclusion-proof/2",
+                                "verbale-consistency-proof/1"]),
      "tree_size": st.just(7), "old_size": st.integers(0, 6), "new_size": st.just(7)},
     optional={"events": st.lists(st.dictionaries(st.sampled_from(
         ["index", "path", "record", "leaf_hash"]), json_values, max_size=4), max_size=3),
@@ -180,3 +185,63 @@ def test_any_other_json_fails_with_a_message_not_a_traceback(tmp_path_factory: A
             "--old-checkpoint", str(where / "cp.txt"), "--proof",
             _write(where / "p.json", proof)]
     assert CHECKER.main(args) == 1
+
+
+def _ruled_proof(store: MatchStore, tmp_path: Path) -> tuple[list[str], dict[str, Any]]:
+    """A match ended, then a late ruling with its restated result, then a checkpoint: the
+    checker's arguments and the match's proof."""
+    match = record_toy_match(store, 41).stream
+    signer = arbiter_signer(store)
+    ruling = RecordRuling(arbiter=signer.arbiter, reason="punto contato due volte",
+                          kind="adjust-score", adjustment=(0, -1),
+                          refers_to=store.load(match).state.version)
+    execute_signed(store, match, ruling, signer, AT, BY)
+    key = load_private(keygen(tmp_path / "audit.key").private)
+    made = checkpoint_store(store, key, AT)
+    args = ["--key", str(tmp_path / "audit.key.pub"), "--checkpoint",
+            _write(tmp_path / "cp.txt", made.signed.text())]
+    return args, match_proof(store, made.signed.checkpoint, match)
+
+
+def test_a_proof_cut_before_the_late_ruling_is_refused(store: MatchStore,
+                                                       tmp_path: Path) -> None:
+    """Issue 23, 11: the cut proof's events are all in the tree and form one chain, but the
+    checkpoint's heads say the match went on: the proof does not fix the match's result."""
+    args, proof = _ruled_proof(store, tmp_path)
+    types = [json.loads(e["record"])["type"] for e in proof["events"]]
+    assert types[-2:] == ["RulingRecorded", "MatchEnded"]
+    ran = _run(tmp_path, *args, "--proof", _write(tmp_path / "p.json", proof))
+    assert ran.returncode == 0 and f"events 1-{len(types)} of" in ran.stdout, ran.stdout
+    assert ", last MatchEnded), the whole match up to its head, in the checkpoint of " in \
+        ran.stdout
+    cut = _run(tmp_path, *args, "--proof", _write(tmp_path / "cut.json", cut_proof(proof)))
+    assert cut.returncode == 1, cut.stdout
+    assert cut.stdout == (f"FAILED the proof ends at event {len(types) - 2} of "
+                          f"{proof['match']}; the checkpoint's heads say the match had "
+                          f"{len(types)} events: its last events are missing\n")
+
+
+def test_a_proof_of_the_first_format_is_refused(store: MatchStore, tmp_path: Path) -> None:
+    """A proof without the heads cannot show the match whole: refused, saying so."""
+    args, proof = _ruled_proof(store, tmp_path)
+    old = {k: v for k, v in cut_proof(proof).items() if k != "heads"}
+    old["format"] = "verbale-inclusion-proof/1"
+    ran = _run(tmp_path, *args, "--proof", _write(tmp_path / "old.json", old))
+    assert ran.returncode == 1
+    assert ran.stdout.startswith("FAILED a proof of format verbale-inclusion-proof/1 cannot "
+                                 "show that it holds every event of the match"), ran.stdout
+
+
+def test_heads_that_are_not_the_signed_ones_are_refused(store: MatchStore,
+                                                        tmp_path: Path) -> None:
+    args, proof = _ruled_proof(store, tmp_path)
+    cut = cut_proof(proof)
+    record = cut["events"][-1]["record"]
+    last = json.loads(record)
+    moved_back = f"{last['version']} {hashlib.sha256(record.encode()).hexdigest()}"
+    lines = [line if not line.startswith(last["stream"].replace("-", "")) else
+             f"{line.split()[0]} {moved_back}" for line in proof["heads"].splitlines()]
+    cut["heads"] = "".join(f"{line}\n" for line in lines)   # the heads moved back too
+    ran = _run(tmp_path, *args, "--proof", _write(tmp_path / "cut.json", cut))
+    assert ran.returncode == 1
+    assert ran.stdout == "FAILED the proof's heads are not the ones the checkpoint signed\n"

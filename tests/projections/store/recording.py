@@ -40,20 +40,21 @@ def toy_setup(players: int = 2, target: int = 40, bank: int | None = None) -> Cr
 
 def record_toy_match(store: MatchStore, seed_byte: int, players: int = 2, target: int = 40,
                      incidents: Incidents | None = None, stop_after: int | None = None,
-                     match: UUID | None = None) -> Loaded:
-    """Play and record a toy match; `stop_after` leaves it in progress after that many actions."""
-    stream = store.create_match(toy_setup(players, target), START, BY, match)
+                     match: UUID | None = None, start: datetime = START) -> Loaded:
+    """Play and record a toy match, from `start` on; `stop_after` leaves it in progress after
+    that many actions."""
+    stream = store.create_match(toy_setup(players, target), start, BY, match)
     table = Table(Seed(bytes([seed_byte % 256, seed_byte // 256]) * 8), toy_bot,
                   incidents or Incidents())
-    return play_into(store, stream, table, stop_after)
+    return play_into(store, stream, table, stop_after, start)
 
 
 def play_into(store: MatchStore, stream: UUID, table: Table,
-              stop_after: int | None = None) -> Loaded:
-    """The table's bot plays the created match `stream`, each action appended as it is decided;
-    `stop_after` leaves it in progress after that many actions."""
+              stop_after: int | None = None, start: datetime = START) -> Loaded:
+    """The table's bot plays the created match `stream`, each action appended as it is decided
+    (from `start` on); `stop_after` leaves it in progress after that many actions."""
     loaded = store.load(stream)
-    at, actions = START, 0
+    at, actions = start, 0
     while (step := next_command(loaded.state, table, at)) is not None:
         if stop_after is not None and actions >= stop_after:
             break
