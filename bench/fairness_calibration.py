@@ -3,6 +3,7 @@ deals, and the deals each biased shuffler needs before the battery flags it.
 
 Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 100000]
          [--source project|numpy] [--seed 13]
+     .venv/bin/python -m bench.fairness_calibration --stores 200 --matches 1000 [--seed 13]
      .venv/bin/python -m bench.fairness_calibration --detect [--ladder 1000,2000,...]
          [--repeats 20] [--scenario NAME ...]
 
@@ -14,16 +15,23 @@ Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 1000
    count against 1%, each test's own rate of raw p <= 0.01, the Kolmogorov-Smirnov test of the
    continuous tests' p-values against uniform, and the rate the card-by-slot chi-square would
    have without the fixed-margin correction.
-2. Detection (`--detect`): per biased shuffler (projections/fairness/calibration.py) and per
+2. Complete matches (`--stores N --matches M`): N honest stores of M complete bot-played
+   matches each (projections/fairness/calibration.honest_store: the matches `verbale simulate
+   matches` records, read back as `select_deals` reads a store), each through the report's own
+   path (`fairness_report`). Printed as for the null above, per store, plus the descriptive win
+   shares (they depend on play and flag nothing). `--progress` prints a line per store.
+3. Detection (`--detect`): per biased shuffler (projections/fairness/calibration.py) and per
    number of deals of the ladder, `--repeats` audits: how many flagged, and which tests did.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import numpy as np
 from scipy import stats  # type: ignore[import-untyped]
@@ -31,6 +39,8 @@ from scipy import stats  # type: ignore[import-untyped]
 from projections.fairness import calibration as cal
 from projections.fairness.battery import ALPHA, BatteryReport
 from projections.fairness.columns import DealColumns
+from projections.fairness.report import FairnessReport, fairness_report
+from projections.fairness.selection import Criteria
 
 CONTINUOUS = ("slots", "seats/cirulla/2/uno-alla-volta", "roles/cirulla/2/uno-alla-volta",
               "runs")
@@ -68,6 +78,51 @@ def null_run(audits: int, n: int, source: str, seed: int) -> None:
     raw = np.array([stats.chi2.sf(r.outcome("slots").statistic * 40 / 39, 1521)
                     for r in reports])
     print(f"  card by slot WITHOUT the x39/40 correction: p <= 0.01 in {(raw <= ALPHA).mean():.2%}")
+
+
+def store_run(stores: int, matches: int, seed: int, progress: bool) -> None:
+    """The null over honest stores of complete matches, through the report's path."""
+    started = time.perf_counter()
+    print(f"stores: {stores} x {matches} complete matches, seed {seed}, started "
+          f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC", flush=True)
+    reports: list[FairnessReport] = []
+    for k in range(stores):
+        report = fairness_report(cal.honest_store(f"store-{seed}-{k}", matches), Criteria())
+        reports.append(report)
+        if progress:
+            print(f"  store {k + 1}: {report.verified.deals} deals, flagged "
+                  f"{[o.name for o in report.verified.flagged] or '-'}, "
+                  f"{time.perf_counter() - started:.0f} s", flush=True)
+    elapsed = time.perf_counter() - started
+    flagged = sum(r.flagged for r in reports)
+    test = stats.binomtest(flagged, stores, ALPHA)
+    ci = test.proportion_ci(0.95)
+    deals = [r.verified.deals for r in reports]
+    print(f"stores: {stores} x {matches} complete matches ({min(deals)}-{max(deals)} deals a "
+          f"store), {elapsed:.0f} s")
+    print(f"  stores flagged: {flagged}/{stores} = {flagged / stores:.3%} "
+          f"(95% CI {ci.low:.3%}-{ci.high:.3%}; binomial test against 1%: p = {test.pvalue:.3g})")
+    print("  tests flagged:", dict(Counter(o.name for r in reports
+                                           for o in r.verified.flagged)) or "-")
+    tests = max((len(r.verified.outcomes) for r in reports), default=0)
+    ran = sorted({sum(o.n > 0 for o in r.verified.outcomes) for r in reports})
+    print(f"  tests a store: {ran} (of {tests} listed)")
+    names = sorted({o.name for r in reports for o in r.verified.outcomes if o.n > 0})
+    for name in names:
+        ps = np.array([o.p_value for r in reports for o in r.verified.outcomes
+                       if o.name == name and o.n > 0])
+        line = f"  {name:52s} raw p <= 0.01 in {(ps <= ALPHA).mean():6.2%} of {len(ps)}"
+        if name in ("slots", "runs") or name.startswith(("seats/", "roles/")):
+            line += f"   KS vs uniform p = {stats.kstest(ps, 'uniform').pvalue:.3f}"
+        print(line)
+    for name in ("dealer-wins", "side-wins"):
+        shares = np.array([r.verified.outcome(name).statistic / r.verified.outcome(name).n
+                           for r in reports if r.verified.outcome(name).n])
+        low = np.mean([r.verified.outcome(name).p_value <= ALPHA for r in reports])
+        print(f"  descriptive {name}: mean share {shares.mean():.2%} (range "
+              f"{shares.min():.2%}-{shares.max():.2%}); raw p <= 0.01 against half in "
+              f"{low:.1%} of the stores (not a test: it would have flagged these)")
+    sys.stdout.flush()
 
 
 def _forced(i: int, j: int) -> Maker:
@@ -137,8 +192,14 @@ def main() -> None:
     parser.add_argument("--ladder", default="1000,2000,5000,10000,20000,50000,100000")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    parser.add_argument("--stores", type=int, default=0,
+                        help="honest stores of complete matches (0: the bare-deal null)")
+    parser.add_argument("--matches", type=int, default=1_000)
+    parser.add_argument("--progress", action="store_true")
     args = parser.parse_args()
-    if args.detect:
+    if args.stores:
+        store_run(args.stores, args.matches, args.seed, args.progress)
+    elif args.detect:
         detect(args.scenario or list(SCENARIOS), [int(x) for x in args.ladder.split(",")],
                args.repeats, args.seed)
     else:

@@ -7,8 +7,9 @@ transcribed deals follow in a table of their own. `--json` prints the report's d
 
 Exit code: 0 when the report was made, flagged or not. A flag is a finding for an arbiter to
 read (a fair store flags about one report in a hundred at alpha = 0.01), not a failed check:
-`verify` fails on a broken record, which is never chance. `--fail-on-flag` makes a flag of the
-verifiable deals exit 1, for a script that watches a store.
+`verify` fails on a broken record, which is never chance. `--fail-on-flag` makes a flag of a
+selected population (`--population`, default all: the seeded and the transcribed deals) exit 1,
+for a script that watches a store.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ import click
 
 from domain.record.events import PROVENANCES
 from projections.fairness.battery import ALPHA, BatteryReport, Outcome, p_text
-from projections.fairness.report import FairnessReport, fairness_report
+from projections.fairness.report import (
+    POPULATIONS,
+    TRANSCRIBED,
+    FairnessReport,
+    fairness_report,
+)
 from projections.fairness.selection import Criteria, SelectionError, ruleset_option, select_deals
 from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_database import open_store
@@ -71,17 +77,22 @@ def _options(_ctx: click.Context, param: click.Parameter,
 @click.option("--json", "as_json", is_flag=True,
               help="Print the report as a JSON object (docs/fairness.md).")
 @click.option("--fail-on-flag", is_flag=True,
-              help="Exit 1 when a test flags the verifiable deals (default: exit 0, a flag is "
-                   "a finding to read).")
+              help="Exit 1 when a test flags a selected population of deals (default: exit "
+                   "0, a flag is a finding to read).")
+@click.option("--population", type=click.Choice([*POPULATIONS, "all"]), default="all",
+              show_default=True,
+              help="The populations whose flags decide the headline, the JSON 'flagged' and "
+                   "--fail-on-flag: the seeded deals, the transcribed (hand-shuffled) ones, "
+                   "or all.")
 @database_option
 def fairness(tournament: str | None, since: date | None, until: date | None,
              game: str | None, options: tuple[tuple[str, str], ...], dealer: str | None,
              provenance: str | None, alpha: float, as_json: bool, fail_on_flag: bool,
-             database: str | None) -> None:
+             population: str, database: str | None) -> None:
     """Test whether the stored deals look like fair shuffles: card by deal slot and by seat,
     the events players suspect against their exact probabilities, the dealer's and a side's
     win rates, runs across a table's deals, repeated seeds and decks. Only ended matches are
-    read; transcribed deals are reported apart."""
+    read; seeded and transcribed (hand-shuffled) deals are tested apart, each with its verdict."""
     if since is not None and until is not None and since > until:
         raise UsageProblem(_("--since {since} is after --until {until}").format(
             since=since.isoformat(), until=until.isoformat()))
@@ -95,7 +106,8 @@ def fairness(tournament: str | None, since: date | None, until: date | None,
         raise UsageProblem(translate_error(error)) from None
     finally:
         store.close()
-    report = fairness_report(selection, criteria, alpha)
+    report = fairness_report(selection, criteria, alpha,
+                             POPULATIONS if population == "all" else (population,))
     if as_json:
         echo_json(report.as_dict())
     else:
@@ -111,13 +123,22 @@ def render(report: FairnessReport) -> None:
     if verified.deals:
         show(Grid(headers(), [row(o) for o in verified.outcomes if o.n > 0], _NUMERIC,
                   title=_("Deals whose shuffle can be checked (seeded)")))
+        descriptive_lines(verified)
     click.echo(translate(report.headline()))
     click.echo(apart_line(report))
     if report.transcribed.deals:
         show(Grid(headers(), [row(o) for o in report.transcribed.outcomes if o.n > 0],
-                  _NUMERIC, title=_("Transcribed deals, for information only: their shuffle "
-                                    "cannot be checked")))
-        click.echo(transcribed_headline(report.transcribed))
+                  _NUMERIC, title=_("Transcribed deals (hand-shuffled): no seed to check, "
+                                    "tested as written down")))
+        descriptive_lines(report.transcribed)
+        click.echo(translate(report.population(TRANSCRIBED).headline()))
+
+
+def descriptive_lines(battery: BatteryReport) -> None:
+    """The figures that depend on play (the win shares): described, never a test."""
+    for outcome in battery.descriptive:
+        if outcome.n > 0:
+            click.echo(translate(outcome.verdict))
 
 
 def scope(report: FairnessReport) -> str:
@@ -139,12 +160,6 @@ def apart_line(report: FairnessReport) -> str:
     return _("Apart: {transcribed} transcribed or unseeded deals with every card known, and "
              "{incomplete} with unknown cards (counted, not tested).").format(
         transcribed=report.transcribed.deals, incomplete=report.incomplete)
-
-
-def transcribed_headline(report: BatteryReport) -> str:
-    flagged = ", ".join(o.name for o in report.flagged) or "-"
-    return _("Transcribed deals: tests flagged: {names}. A flag here describes the cards as "
-             "written down, not the record's shuffle.").format(names=flagged)
 
 
 def headers() -> list[str]:

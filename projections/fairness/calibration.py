@@ -16,11 +16,18 @@ by the caller's generator:
   let his opponent sweep it with a 15 on the first play (OPPONENT_FIFTEEN);
 - `accuso_redealer`: the dealer at one seat shuffles again, unrecorded, when the table gives
   him no 15 or 30 (the catalogue's dealer's accusi see it).
+
+Honest stores of complete matches (`honest_store`): the matches `verbale simulate matches`
+records (domain/record/demo.py: both games, 2 and 4 players, every format, with timeouts,
+abandons and rulings), played whole by the bots, their deals read by `deal_records` from the
+events the match records, as `select_deals` reads them from a store. The tests that depend on
+the deals' number, order and winners are calibrated on these, not only on bare deals.
 """
 
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement
@@ -29,10 +36,13 @@ from math import comb, prod
 import numpy as np
 from numpy.typing import NDArray
 
+from domain.record.demo import demo_set, play_demo
+from domain.record.match import Phase
 from domain.shuffle import Seed, shuffled_indices
 from projections.fairness.battery import ALPHA, BatteryReport, SuspectedEvent, run_on_columns
 from projections.fairness.columns import DealColumns, simulated_columns
-from projections.fairness.deals import DECK_SIZE, DealLayout, DealRecord
+from projections.fairness.deals import DECK_SIZE, DealLayout, DealRecord, deal_records
+from projections.fairness.selection import Selection
 from projections.fairness.suspected import column_events
 
 CIRULLA_2 = DealLayout("cirulla", 2, "uno-alla-volta")
@@ -208,3 +218,22 @@ def accuso_redealer(rng: np.random.Generator, n: int, cheat: int,
     redo = rows[~np.isin(total, (15, 30)) & (rng.random(len(rows)) < share)]
     decks[redo] = fisher_yates(rng, len(redo))
     return decks, dealers
+
+
+STORE_START = datetime(2026, 5, 1, tzinfo=UTC)
+
+
+def honest_store(label: str, matches: int) -> Selection:
+    """A store of `matches` honest complete matches, bot-played from the seed of `label`
+    (calibration_seed(label, 0)) as `verbale simulate matches` plays its demo set, one match a
+    minute apart: the deal records `select_deals` would read back (ended matches only; a match
+    that did not end would be left out, and is counted as in progress)."""
+    records: list[DealRecord] = []
+    ended = 0
+    for index, demo in enumerate(demo_set(calibration_seed(label, 0), matches)):
+        recorded, state = play_demo(demo, STORE_START + timedelta(minutes=index))
+        if state.phase is not Phase.ENDED:
+            continue
+        ended += 1
+        records += deal_records(f"{label}-{index}", recorded)
+    return Selection(tuple(records), ended, matches - ended)

@@ -1,16 +1,20 @@
 """A fairness report over a selection of stored deals: what `verbale fairness` prints and the
 viewer's /fairness page shows (docs/fairness.md, "The report").
 
-Two batteries, never pooled: the deals whose shuffle can be checked (seeded: live and simulated
-matches), with the catalogue's events (suspected.py); and, apart, the transcribed deals whose
-every card is known (a club's hand shuffle, written down afterwards). Those are tested the same
-way for information, but nothing proves how they were shuffled: their flags say what the cards
-look like, not that a seed was misused. Deals with unknown cards are only counted.
+Two populations, never pooled, each its own battery and headline verdict: the deals whose
+shuffle can be checked (seeded: live and simulated matches), with the catalogue's events
+(suspected.py); and the transcribed deals whose every card is known (a club's hand shuffle,
+written down afterwards). A hand-shuffled table is where a dealer can cheat, so its flags count
+as much as the seeded deals' (`flagged`, `--fail-on-flag`) unless the caller selects only some
+populations (`--population`). Nothing proves how a hand shuffle was made: a flag there says the
+cards as written down are not what a fair shuffle gives (a dealer who stacks, or a wrong
+transcription), not that a seed was misused. Deals with unknown cards are only counted.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,53 +26,137 @@ from projections.fairness.figures import Figures, figures_of
 from projections.fairness.selection import Criteria, Selection
 from projections.fairness.suspected import catalogued_events
 
-SCHEMA = "verbale-fairness/1"
+SCHEMA = "verbale-fairness/2"
+SEEDED, TRANSCRIBED = "seeded", "transcribed"
+POPULATIONS = (SEEDED, TRANSCRIBED)
+"""The populations of deals, each with its own battery and headline verdict: the seeded deals
+(live and simulated matches: the shuffle can be checked) and the transcribed ones (a club's
+hand shuffle, written down afterwards; unseeded deals with them). Never pooled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Population:
+    """One population's battery, its figures, and whether it is selected (`--population`): the
+    flags of a selected population decide the report (`flagged`, `--fail-on-flag`)."""
+
+    name: str
+    battery: BatteryReport
+    figures: Figures
+    selected: bool = True
+
+    @property
+    def flagged(self) -> bool:
+        """A test of this population flags, and the population is selected."""
+        return self.selected and bool(self.battery.flagged)
+
+    def headline(self) -> Said:
+        """This population's verdict in one sentence."""
+        report = self.battery
+        if self.name == SEEDED:
+            return _seeded_headline(report)
+        if report.deals == 0:
+            return say("No transcribed deal with every card known matches the selection: no "
+                       "hand shuffle was tested.")
+        if report.flagged:
+            return say("Transcribed (hand-shuffled) deals: {count} of {tests} tests flag the "
+                       "{deals} deals at the {alpha} level (after Benjamini-Hochberg): "
+                       "{names}. A hand shuffle is where a dealer can cheat: read each flagged "
+                       "test's verdict, and narrow the deals by dealer.",
+                       count=len(report.flagged), tests=_ran(report), deals=report.deals,
+                       alpha=format(report.alpha, "g"),
+                       names=", ".join(o.name for o in report.flagged))
+        return say("Transcribed (hand-shuffled) deals: no test flags the {deals} deals at the "
+                   "{alpha} level (after Benjamini-Hochberg over {tests} tests): the hand "
+                   "shuffles look fair.", deals=report.deals,
+                   alpha=format(report.alpha, "g"), tests=_ran(report))
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.battery.as_dict() | {"headline": str(self.headline()),
+                                         "selected": self.selected}
+
+
+def _seeded_headline(report: BatteryReport) -> Said:
+    if report.deals == 0:
+        return say("No deal whose shuffle can be checked matches the selection: nothing "
+                   "was tested.")
+    if report.flagged:
+        return say("{count} of {tests} tests flag the {deals} deals at the {alpha} level "
+                   "(after Benjamini-Hochberg): {names}. Read each flagged test's verdict "
+                   "before drawing a conclusion.", count=len(report.flagged),
+                   tests=_ran(report), deals=report.deals,
+                   alpha=format(report.alpha, "g"),
+                   names=", ".join(o.name for o in report.flagged))
+    return say("No test flags the {deals} deals at the {alpha} level (after "
+               "Benjamini-Hochberg over {tests} tests): the shuffle looks fair.",
+               deals=report.deals, alpha=format(report.alpha, "g"), tests=_ran(report))
 
 
 @dataclass(frozen=True, slots=True)
 class FairnessReport:
-    """The report: the criteria, the matches read and left out, the two batteries."""
+    """The report: the criteria, the matches read and left out, one `Population` per name of
+    POPULATIONS (in that order, selected or not), and the transcribed deals with an unknown
+    card (`incomplete`: counted, tested by nothing)."""
 
     criteria: Criteria
     matches: int
     in_progress: int
-    verified: BatteryReport
-    transcribed: BatteryReport
+    populations: tuple[Population, ...]
     incomplete: int
-    """Transcribed deals with an unknown card: counted, tested by nothing."""
-    figures: Figures
-    transcribed_figures: Figures
+
+    def population(self, name: str) -> Population:
+        return next(p for p in self.populations if p.name == name)
+
+    @property
+    def selected(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.populations if p.selected)
+
+    @property
+    def verified(self) -> BatteryReport:
+        """The seeded deals' battery."""
+        return self.population(SEEDED).battery
+
+    @property
+    def transcribed(self) -> BatteryReport:
+        """The transcribed deals' battery."""
+        return self.population(TRANSCRIBED).battery
+
+    @property
+    def figures(self) -> Figures:
+        return self.population(SEEDED).figures
+
+    @property
+    def transcribed_figures(self) -> Figures:
+        return self.population(TRANSCRIBED).figures
 
     @property
     def flagged(self) -> bool:
-        """Whether a test of the verifiable deals flags (the transcribed ones never decide)."""
-        return bool(self.verified.flagged)
+        """Whether a test of a selected population flags."""
+        return any(p.flagged for p in self.populations)
 
     def headline(self) -> Said:
-        """The one sentence an arbiter reads first."""
-        report = self.verified
-        if report.deals == 0:
-            return say("No deal whose shuffle can be checked matches the selection: nothing "
-                       "was tested.")
-        if report.flagged:
-            return say("{count} of {tests} tests flag the {deals} deals at the {alpha} level "
-                       "(after Benjamini-Hochberg): {names}. Read each flagged test's verdict "
-                       "before drawing a conclusion.", count=len(report.flagged),
-                       tests=_ran(report), deals=report.deals,
-                       alpha=format(report.alpha, "g"),
-                       names=", ".join(o.name for o in report.flagged))
-        return say("No test flags the {deals} deals at the {alpha} level (after "
-                   "Benjamini-Hochberg over {tests} tests): the shuffle looks fair.",
-                   deals=report.deals, alpha=format(report.alpha, "g"), tests=_ran(report))
+        """What an arbiter reads first: the verdict of each selected population that has
+        deals (a flagged one first), or that nothing was tested."""
+        shown = sorted((p for p in self.populations if p.selected and p.battery.deals),
+                       key=lambda p: not p.flagged)
+        if not shown:
+            chosen = [p for p in self.populations if p.selected]
+            return chosen[0].headline() if len(chosen) == 1 else say(
+                "No deal with every card known matches the selection: nothing was tested.")
+        if len(shown) == 1:
+            return shown[0].headline()
+        return say("{first} {second}", first=shown[0].headline(), second=shown[1].headline())
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of docs/fairness.md ("The JSON report"): strict JSON, a number that
+        """The JSON shape of docs/fairness.md ("The report"): strict JSON, a number that
         is not one (the adjusted p-value of a test that did not run) is null."""
-        shape: dict[str, Any] = _strict({"schema": SCHEMA, "criteria": self.criteria.as_dict(),
-                "matches": self.matches, "matches_in_progress_left_out": self.in_progress,
-                "headline": str(self.headline()), "flagged": self.flagged,
-                "verified": self.verified.as_dict(),
-                "transcribed": self.transcribed.as_dict() | {"incomplete": self.incomplete}})
+        shape: dict[str, Any] = _strict({
+            "schema": SCHEMA, "criteria": self.criteria.as_dict(),
+            "populations": list(self.selected),
+            "matches": self.matches, "matches_in_progress_left_out": self.in_progress,
+            "headline": str(self.headline()), "flagged": self.flagged,
+            "verified": self.population(SEEDED).as_dict(),
+            "transcribed": self.population(TRANSCRIBED).as_dict()
+            | {"incomplete": self.incomplete}})
         return shape
 
 
@@ -86,9 +174,16 @@ def _ran(report: BatteryReport) -> int:
     return sum(o.n > 0 for o in report.outcomes)
 
 
-def fairness_report(selection: Selection, criteria: Criteria,
-                    alpha: float = ALPHA) -> FairnessReport:
-    """Both batteries over the selection, each with the catalogue's events of its deals."""
+def fairness_report(selection: Selection, criteria: Criteria, alpha: float = ALPHA,
+                    populations: Iterable[str] = POPULATIONS) -> FairnessReport:
+    """Both batteries over the selection, each with the catalogue's events of its deals;
+    `populations` the ones whose flags decide the report (both are always computed)."""
+    chosen = frozenset(populations)
+    unknown = chosen - set(POPULATIONS)
+    if unknown or not chosen:
+        raise ValueError(say("a population is one of {known}, not {got}",
+                             known=", ".join(POPULATIONS),
+                             got=", ".join(sorted(unknown)) or "none"))
     records = selection.records
     whole = [r.complete for r in records]
     tested = [r for r, w in zip(records, whole, strict=True) if w and not r.transcribed]
@@ -98,8 +193,10 @@ def fairness_report(selection: Selection, criteria: Criteria,
         len(unverifiable), len({r.match for r in unverifiable})))
     transcribed, transcribed_figures = _battery(apart, alpha, (0, 0))
     incomplete = whole.count(False)
-    return FairnessReport(criteria, selection.matches, selection.in_progress, verified,
-                          transcribed, incomplete, verified_figures, transcribed_figures)
+    return FairnessReport(criteria, selection.matches, selection.in_progress, (
+        Population(SEEDED, verified, verified_figures, SEEDED in chosen),
+        Population(TRANSCRIBED, transcribed, transcribed_figures, TRANSCRIBED in chosen)),
+        incomplete)
 
 
 def _battery(records: list[DealRecord], alpha: float,
@@ -110,4 +207,5 @@ def _battery(records: list[DealRecord], alpha: float,
     return report, figures_of(columns, report, events)
 
 
-__all__ = ["SCHEMA", "FairnessReport", "fairness_report"]
+__all__ = ["POPULATIONS", "SCHEMA", "SEEDED", "TRANSCRIBED", "FairnessReport", "Population",
+           "fairness_report"]

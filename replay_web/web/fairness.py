@@ -164,7 +164,7 @@ def _sections(report: FairnessReport) -> list[Section]:
     out = [_section("verified", gettext("Deals whose shuffle can be checked"), report.verified,
                     report.figures)]
     if report.transcribed.deals:
-        out.append(_section("transcribed", gettext("Transcribed deals, for information only"),
+        out.append(_section("transcribed", gettext("Transcribed deals (hand-shuffled)"),
                             report.transcribed, report.transcribed_figures))
     return out
 
@@ -183,7 +183,8 @@ def _section(key: str, heading: str, battery: BatteryReport, figures: Figures) -
                    f"{key}-events", gettext("times the exact probability")),
         _intervals(figures.wins, [_win_label(row) for row in figures.wins],
                    gettext("Smazzate won"),
-            gettext("The share of smazzate won, with the band a fair game keeps it in."),
+            gettext("The share of smazzate won beside one half: it depends on play, not a "
+                    "test of the shuffle (the game need not give half)."),
             f"{key}-wins", gettext("share won")),
         _intervals(figures.runs, [gettext("runs test")], gettext("Runs across deals"),
                    gettext("The runs test's z, with the band a fair shuffle keeps it in."),

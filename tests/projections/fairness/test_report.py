@@ -59,25 +59,37 @@ def test_each_catalogue_event_counts_what_happened_on_its_deals() -> None:
     assert events["cirulla.quindici[redeal=due-assi]"].observe(other) is None
 
 
-def test_transcribed_deals_are_tested_apart_and_never_decide() -> None:
+def test_transcribed_deals_are_a_population_with_its_own_verdict() -> None:
     rng = np.random.default_rng(32)
     fair = _records(cal.fisher_yates(rng, 400))
     one = cal.fisher_yates(rng, 1)
     stacked = _records(np.repeat(one, 60, axis=0), label="x", provenance="transcribed",
                        seeded=False)
     unknown = [replace(stacked[0], match="u0", deck=bytes([255]) + stacked[0].deck[1:])]
-    report = fairness_report(Selection(tuple(fair + stacked + unknown), 43, 2), Criteria())
+    selection = Selection(tuple(fair + stacked + unknown), 43, 2)
+    report = fairness_report(selection, Criteria())
     assert report.verified.deals == 400 and report.transcribed.deals == 60
     assert report.incomplete == 1
     assert (report.verified.unverifiable, report.verified.unverifiable_matches) == (61, 7)
     assert "repeated-decks" in {o.name for o in report.transcribed.flagged}
-    assert not report.verified.flagged and not report.flagged
-    assert "No test flags the 400 deals" in report.headline()
+    assert not report.verified.flagged and report.flagged
+    # the flagged population comes first in the headline, the other's verdict after it
+    headline = str(report.headline())
+    assert headline.startswith("Transcribed (hand-shuffled) deals: ")
+    assert "repeated-decks" in headline and "No test flags the 400 deals" in headline
     data = json.loads(json.dumps(report.as_dict(), allow_nan=False))
-    assert data["schema"] == SCHEMA
+    assert data["schema"] == SCHEMA and data["populations"] == ["seeded", "transcribed"]
     assert data["matches"] == 43 and data["matches_in_progress_left_out"] == 2
     assert data["transcribed"]["deals"] == 60 and data["transcribed"]["incomplete"] == 1
-    assert "repeated-decks" in data["transcribed"]["flagged"] and data["flagged"] is False
+    assert "repeated-decks" in data["transcribed"]["flagged"] and data["flagged"] is True
+    assert data["transcribed"]["headline"].startswith("Transcribed (hand-shuffled) deals")
+    # selecting only the seeded deals: the transcribed ones are still tested, and do not decide
+    seeded = fairness_report(selection, Criteria(), populations=("seeded",))
+    assert seeded.transcribed.flagged and not seeded.flagged
+    assert str(seeded.headline()).startswith("No test flags the 400 deals")
+    assert seeded.as_dict()["transcribed"]["selected"] is False
+    with pytest.raises(ValueError, match="not hand"):
+        fairness_report(selection, Criteria(), populations=("hand",))
 
 
 def test_a_flag_of_the_verified_deals_is_the_headline() -> None:
