@@ -4,7 +4,11 @@
 CardPlayed, then at the end of a mano TrickTaken and CardsDrawn, and SmazzataEnded at the end.
 `evolve` folds a CardPlayed through the same `play`, so the trick, the draws and the end happen
 there; the events that follow it are facts derived from it, and folding one checks it against
-the state (a record whose TrickTaken names the wrong winner is refused, naming the rule).
+what `play` gave (a record whose TrickTaken names the wrong winner is refused, naming the rule).
+The state after each event is that event's own, so a replay shows each step as it was: after
+the CardPlayed that completes a mano the trick is on the table and nobody has drawn
+(state.trick_complete), after the TrickTaken the trick is taken and still nobody has drawn
+(state.trick_taken), after the CardsDrawn the hands are refilled and the winner leads.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from domain.briscola.state import (
     initial_state,
     is_over,
     play,
+    trick_complete,
+    trick_taken,
 )
 from domain.briscola.values import card_points
 from domain.cards import DECK, Card
@@ -93,16 +99,21 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
         if event.capture or event.matta_value is not None or event.scopa:
             raise RuleViolation("giocata", say("a Briscola play captures nothing: {event}",
                                                event=event))
+        if state.resolved is not None:
+            raise RuleViolation("presa", say("{event} comes before the TrickTaken and "
+                                             "CardsDrawn of the trick just completed",
+                                             event=event))
         if state.turn is not None and event.seat != state.turn:
             raise RuleViolation("turno", say("seat {seat} played out of turn: seat {to_move} "
                                              "was to play", seat=event.seat,
                                              to_move=state.turn))
-        return play(state, event.card)
+        after = play(state, event.card)
+        return after if after.table else trick_complete(state, event.card, after)
     if isinstance(event, TrickTaken):
-        _check_trick(state, event)
-    elif isinstance(event, CardsDrawn):
-        _check_draws(state, event)
-    elif isinstance(event, SmazzataEnded):
+        return _trick_taken(state, event)
+    if isinstance(event, CardsDrawn):
+        return _drawn(state, event)
+    if isinstance(event, SmazzataEnded):
         # The record adds the outcome (domain/record/outcomes.py); the play gives the rest.
         if not is_over(state) or replace(event, outcome=None) != smazzata_ended(state):
             if is_over(state):
@@ -138,6 +149,25 @@ def _fold_deal(state: BriscolaState, event: SmazzataDealt) -> BriscolaState:
             count=len(cards), different=len(set(cards))))
     return dealt_state(setup.rules, seating, event.number, event.dealer, event.hands,
                        event.briscola, event.stock)
+
+
+def _trick_taken(state: BriscolaState, event: TrickTaken) -> BriscolaState:
+    """The trick on the table taken: checked against what `play` gave."""
+    if state.resolved is None or not state.table:
+        raise RuleViolation("presa", say("{event}: no trick is complete on the table",
+                                         event=event))
+    _check_trick(state.resolved, event)
+    return trick_taken(state)
+
+
+def _drawn(state: BriscolaState, event: CardsDrawn) -> BriscolaState:
+    """The draws after the trick just taken: checked against what `play` gave."""
+    if state.resolved is None or state.table:
+        raise RuleViolation("pesca", say("{event}: no draw is due (the cards are drawn after "
+                                         "a trick is taken, while the stock lasts)",
+                                         event=event))
+    _check_draws(state.resolved, event)
+    return state.resolved
 
 
 def _check_trick(state: BriscolaState, event: TrickTaken) -> None:

@@ -2,9 +2,11 @@
 
 The state holds the hands, the stock (the face-up briscola card last), the trick on the table,
 the tricks taken and their points; the plays of the smazzata (the earlier tricks, for carte
-viste) are handed in. The engine resolves a trick with its last card, so the view right after
-that card shows the trick taken and the draws made. Cards are passed through, never asked for
-their suit or value, so a transcribed record's unknown card (`??`) is shown like any other.
+viste) are handed in. The state after each event is that event's own (engine.py): the view
+right after the card that completes a trick shows the whole trick on the table and no hand
+refilled, the view after its TrickTaken the trick taken and still no draw, the view after its
+CardsDrawn the cards drawn. Cards are passed through, never asked for their suit or value, so a
+transcribed record's unknown card (`??`) is shown like any other.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from domain.viewing import (
     hands_seen,
     is_last_hand_face_up,
     no_smazzata,
-    split_plays,
     visible_seats,
 )
 
@@ -44,7 +45,9 @@ def observe(state: BriscolaState, viewer: Viewer, visibility: Visibility,
     finished = is_over(state)
     face_up = is_last_hand_face_up(visibility, seating.players, not state.stock, finished)
     seats = visible_seats(seating, viewer, visibility, face_up)
-    mano, seen = split_plays(plays, seating.players, visibility)
+    # The mano in progress is the trick on the table, complete until its TrickTaken.
+    done = len(plays) - len(state.table)
+    mano, seen = tuple(plays[done:]), tuple(plays[:done]) if visibility.carte_viste else ()
     return Observation(
         game=GAME, viewer=viewer, number=setup.number, dealer=setup.dealer,
         hands=hands_seen(state.hands, seats), hand_sizes=tuple(map(len, state.hands)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from domain.briscola.engine import events_of_play
-from domain.briscola.state import HAND_SIZE, BriscolaState, dealt_state, play
+from domain.briscola.state import HAND_SIZE, BriscolaState, dealt_state, play, trick_complete
 from domain.cards import UNKNOWN, Card
 from domain.events import CardPlayed, PlayEvent, SmazzataDealt, SmazzataEnded
 from domain.game import RuleViolation
@@ -97,8 +97,9 @@ def play_events(state: BriscolaState, seat: int, card: Card,
 
 
 class Advanced(NamedTuple):
-    """A play taken by `advance`: its events, the state right after the CardPlayed's trick
-    step, and the state after all of them (the same: a Briscola play folds as one step)."""
+    """A play taken by `advance`: its events, the state right after the CardPlayed (with the
+    trick it completes still on the table: state.trick_complete), and the state after all of
+    them."""
 
     events: tuple[PlayEvent, ...]
     played: BriscolaState
@@ -124,4 +125,4 @@ def advance(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ..
     events = events_of_play(state, card, after)
     if isinstance(events[-1], SmazzataEnded):
         return None   # the smazzata ends: its outcome is the record's to add
-    return Advanced(events, after, after)
+    return Advanced(events, after if after.table else trick_complete(state, card, after), after)

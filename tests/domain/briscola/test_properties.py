@@ -115,14 +115,15 @@ def test_replaying_the_events_gives_the_same_state(seed: Seed, players: int,
 @given(seeds, table_sizes, st.randoms(use_true_random=False))
 def test_play_is_the_fold_of_the_events_decide_reports(seed: Seed, players: int,
                                                        rng: random.Random) -> None:
+    """`play` is one card and all it causes: the state once the CardPlayed and the events
+    that follow it (TrickTaken, CardsDrawn, SmazzataEnded) are folded, each to its own state."""
     played = random_smazzata(seed, players, rng)
-    states = iter(played.states)
-    state = next(states)
-    for event in played.events[1:]:
-        after = next(states)
+    expected = None
+    for event, before in zip(played.events[1:], played.states, strict=False):
         if isinstance(event, CardPlayed):
-            assert play(state, event.card) == after
-            state = after
+            assert expected is None or before == expected
+            expected = play(before, event.card)
+    assert played.final == expected
 
 
 @given(seeds, table_sizes, st.integers(0, 3))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from domain.briscola.state import BriscolaState
 from domain.cards import Card
 from domain.cirulla.state import CirullaState
-from domain.events import CardPlayed, SmazzataDealt
+from domain.events import CardPlayed, SmazzataDealt, TrickTaken
 from domain.game import PlayCard, RuleViolation
 from domain.record.catalog import CATALOG
 from domain.record.decide import decide
@@ -117,6 +117,17 @@ def test_the_state_at_every_version_is_the_fold_up_to_that_version(match: LiveMa
         assert line.state(version) == live
 
 
+def mani_over(match: LiveMatch, version: int, plays: tuple[CardPlayed, ...]) -> int:
+    """How many of the smazzata's plays up to `version` belong to mani that are over: in
+    Briscola the tricks taken (a complete trick stays on the table until its TrickTaken),
+    in Cirulla each mano is one play by every seat."""
+    if match.game != "briscola":
+        return len(plays) - len(plays) % match.players
+    events = [event for event, _ in match.recorded[:version]]
+    deal = max(i for i, e in enumerate(events) if isinstance(e, SmazzataDealt))
+    return match.players * sum(isinstance(e, TrickTaken) for e in events[deal:])
+
+
 @given(live_matches(), visibilities)
 @FEW
 def test_observe_shows_exactly_the_hands_the_rules_allow_and_no_hidden_card(
@@ -131,7 +142,7 @@ def test_observe_shows_exactly_the_hands_the_rules_allow_and_no_hidden_card(
             own = line.observe(version, viewer)  # the options the match was created with
             check_view(state, own, viewer, table_options(state))
             if obs.dealt:
-                done = len(plays) - len(plays) % match.players
+                done = mani_over(match, version, plays)
                 assert obs.mano == plays[done:]
                 assert obs.seen == (plays[:done] if visibility.carte_viste else ())
 
