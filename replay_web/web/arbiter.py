@@ -20,7 +20,6 @@ from collections import deque
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -62,6 +61,7 @@ from replay_web.i18n import translate_error
 from replay_web.web.app import services
 from replay_web.web.guard import ARBITER_KEY, logged_arbiter
 from replay_web.web.matches import load_replay
+from replay_web.web.redirects import safe_next
 
 blueprint = Blueprint("arbiter", __name__)
 
@@ -147,16 +147,6 @@ def login() -> ResponseReturnValue:
 def logout() -> ResponseReturnValue:
     session.clear()
     return redirect(url_for("matches.match_list"), 303)
-
-
-def safe_next(text: str | None) -> str:
-    """`text` if it is a path of this site, else `/`: never a way out to another site."""
-    if not text or not text.startswith("/") or text.startswith("//") or "\\" in text:
-        return "/"
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):  # browsers drop tabs and newlines
-        return "/"
-    parts = urlsplit(text)
-    return "/" if parts.scheme or parts.netloc else text
 
 
 class _Failures:

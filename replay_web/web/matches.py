@@ -245,10 +245,8 @@ def step_url(match_id: UUID | str, step: int, endpoint: str = "matches.match") -
 @blueprint.get("/preferences")
 def preferences() -> ResponseReturnValue:
     """The language and suit switches: set the cookie, go back where the user was."""
-    back = request.args.get("next", "/")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = "/"
-    response = redirect(back)
+    from replay_web.web.redirects import safe_next
+    response = redirect(safe_next(request.args.get("next")))
     for name, allowed in (("lang", ("it", "en")), ("suits", ("italian", "french"))):
         value = request.args.get(name)
         if value in allowed:

@@ -22,7 +22,7 @@ from projections.accounts import add_arbiter
 from projections.arbiter_signing import give_key
 from projections.store.app import MatchStore
 from replay_web.web.app import create_app
-from replay_web.web.arbiter import safe_next
+from replay_web.web.redirects import safe_next
 from replay_web.web.guard import ARBITER_KEY
 from tests.projections.conftest import make_backend
 from tests.replay_web.demo import run, stored_events
