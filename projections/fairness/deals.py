@@ -165,6 +165,9 @@ class DealRecord:
     attempt)."""
     ruleset: tuple[tuple[str, str], ...] = ()
     """The match's ruleset options as stored (MatchCreated.ruleset), sorted by name."""
+    dealer_name: str | None = None
+    """The dealer's name as the match records it (MatchCreated.players), None when it records
+    none: the per-dealer view (dealers.py) then names him by his seat in the match."""
 
     def __post_init__(self) -> None:
         if len(self.deck) != DECK_SIZE:
@@ -245,8 +248,14 @@ def deal_records(match: str, events: Iterable[Timed]) -> Iterator[DealRecord]:
                 dealer=event.dealer, deck=deck_of(event, layout), table=table,
                 seed=seeds(event.number) if event.seed_commitment is not None else None,
                 provenance=kind, dealt_at=at, ruleset=ruleset,
+                dealer_name=_name(created.players, event.dealer),
                 winner=winners.get(event.number) if last[event.number] == event.attempt
                 else None)
+
+
+def _name(players: Sequence[str], seat: int) -> str | None:
+    name = players[seat].strip() if 0 <= seat < len(players) else ""
+    return name or None
 
 
 def _seeds(stream: Sequence[Timed]) -> _SeedLookup:
