@@ -26,7 +26,7 @@ deals of one person.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -121,6 +121,21 @@ class DealerView:
                    count=len(self.flagged), alpha=format(self.alpha, "g"), cells=tested,
                    which="; ".join(f"{c.dealer} {c.event} {c.k}/{c.n}"
                                    for c in self.flagged))
+
+    def public(self, minimum: int) -> DealerView:
+        """The view as the public sees it: no dealer with fewer than `minimum` deals, no cell
+        counted on fewer (privacy.py's minimum population), Holm decided again over the cells
+        shown (a withheld cell's p-value moves nothing that is shown)."""
+        dealers = tuple((d, n) for d, n in self.dealers if n >= minimum)
+        names = {d for d, _ in dealers}
+        kept = [c for c in self.cells if c.dealer in names and c.n >= minimum]
+        adjusted = holm(np.array([c.p_value for c in kept], dtype=np.float64))
+        cells = tuple(replace(c, adjusted=float(q), flagged=at_most(float(q), self.alpha))
+                      for c, q in zip(kept, adjusted, strict=True))
+        events = {c.event for c in cells}
+        return DealerView(self.alpha, max(minimum, self.minimum), dealers,
+                          self.hidden + len(self.dealers) - len(dealers), cells,
+                          tuple(t for t in self.titles if t[0] in events))
 
     def as_dict(self) -> dict[str, Any]:
         return {"alpha": self.alpha, "confidence": CONFIDENCE,

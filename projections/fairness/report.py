@@ -21,6 +21,7 @@ from typing import Any
 from domain.text import Said, say
 from projections.fairness.battery import ALPHA, BatteryReport, run_on_columns
 from projections.fairness.columns import columns_of
+from projections.fairness.dealers import DealerView, dealer_view
 from projections.fairness.deals import DealRecord
 from projections.fairness.figures import Figures, figures_of
 from projections.fairness.selection import Criteria, Selection
@@ -43,6 +44,8 @@ class Population:
     battery: BatteryReport
     figures: Figures
     selected: bool = True
+    dealers: DealerView | None = None
+    """The per-dealer view of the same deals (dealers.py): never pooled across populations."""
 
     @property
     def flagged(self) -> bool:
@@ -72,7 +75,9 @@ class Population:
 
     def as_dict(self) -> dict[str, Any]:
         return self.battery.as_dict() | {"headline": str(self.headline()),
-                                         "selected": self.selected}
+                                         "selected": self.selected,
+                                         "dealers": self.dealers.as_dict()
+                                         if self.dealers is not None else None}
 
 
 def _seeded_headline(report: BatteryReport) -> Said:
@@ -189,22 +194,23 @@ def fairness_report(selection: Selection, criteria: Criteria, alpha: float = ALP
     tested = [r for r, w in zip(records, whole, strict=True) if w and not r.transcribed]
     apart = [r for r, w in zip(records, whole, strict=True) if w and r.transcribed]
     unverifiable = [r for r, w in zip(records, whole, strict=True) if r.transcribed or not w]
-    verified, verified_figures = _battery(tested, alpha, (
+    verified, verified_figures, verified_dealers = _battery(tested, alpha, (
         len(unverifiable), len({r.match for r in unverifiable})))
-    transcribed, transcribed_figures = _battery(apart, alpha, (0, 0))
+    transcribed, transcribed_figures, transcribed_dealers = _battery(apart, alpha, (0, 0))
     incomplete = whole.count(False)
     return FairnessReport(criteria, selection.matches, selection.in_progress, (
-        Population(SEEDED, verified, verified_figures, SEEDED in chosen),
-        Population(TRANSCRIBED, transcribed, transcribed_figures, TRANSCRIBED in chosen)),
+        Population(SEEDED, verified, verified_figures, SEEDED in chosen, verified_dealers),
+        Population(TRANSCRIBED, transcribed, transcribed_figures, TRANSCRIBED in chosen,
+                   transcribed_dealers)),
         incomplete)
 
 
 def _battery(records: list[DealRecord], alpha: float,
-             apart: tuple[int, int]) -> tuple[BatteryReport, Figures]:
+             apart: tuple[int, int]) -> tuple[BatteryReport, Figures, DealerView]:
     columns = columns_of(records)
     events = catalogued_events(records)
     report = run_on_columns(columns, events, records, alpha, apart=apart)
-    return report, figures_of(columns, report, events)
+    return report, figures_of(columns, report, events), dealer_view(records, events, alpha)
 
 
 __all__ = ["POPULATIONS", "SCHEMA", "SEEDED", "TRANSCRIBED", "FairnessReport", "Population",

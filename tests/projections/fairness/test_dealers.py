@@ -154,3 +154,18 @@ def test_the_events_are_the_catalogue_s() -> None:
     view = dealer_view(records, catalogued_events(records))
     assert QUINDICI in view.events()
     assert group_name(("cirulla.quindici", MAI)) == QUINDICI
+
+
+def test_the_public_view_hides_small_dealers_and_cells_and_decides_again() -> None:
+    rng = np.random.default_rng(11)
+    records = (_records(_cheater(rng, 1_000, 1), "Franco", 1, "c")
+               + _records(cal.fisher_yates(rng, 30), "Bruno", 0, "b"))
+    whole = dealer_view(records, catalogued_events(records))
+    assert {d for d, _ in whole.dealers} == {"Bruno", "Franco"}
+    shown = whole.public(40)
+    assert shown.dealers == (("Franco", 1_000),) and shown.hidden == 1
+    assert all(c.n >= 40 and c.dealer == "Franco" for c in shown.cells)
+    assert ("Franco", QUINDICI) in {(c.dealer, c.event) for c in shown.flagged}
+    # Holm over fewer cells: no adjusted p-value grows
+    before = {(c.dealer, c.event): c.adjusted for c in whole.cells}
+    assert all(c.adjusted <= before[(c.dealer, c.event)] + 1e-15 for c in shown.cells)
