@@ -13,11 +13,13 @@ the keys registered in the store; the checkpoint adds what the store alone canno
 the key was registered before it. A late ruling signed by a key the checkpoint already held is a
 note; one signed by a key registered since, or by nobody, or anything else appended to an ended
 match, is a finding for the arbiter (someone with write access can register a key of their own).
+What the late events say beyond their count (rulings' keys, the demo key, back-dating) is
+judged in late.py. A stream whose checkpointed events are not what the store holds (gone, cut
+back, changed, moved) is a failure: its later events are neither counted nor judged.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -25,8 +27,19 @@ from uuid import UUID
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.record.audit import Severity
-from domain.text import Said, say
+from domain.record.clock import ClockError, parse_stamp
+from domain.text import say
 from projections.audit_log.checkpoint import Checkpoint, CheckpointError, Signed, verify
+from projections.audit_log.late import (
+    BackDated,
+    Finding,
+    Keys,
+    LateSigner,
+    demo_signed,
+    late_keys,
+    timestamp_of,
+    why_unanchored,
+)
 from projections.audit_log.leaves import (
     HEADS_LINE,
     Leaf,
@@ -44,14 +57,10 @@ _ENDED = TOPIC_OF["MatchEnded"]
 _RESUMED = TOPIC_OF["MatchResumed"]
 _RULING = TOPIC_OF["RulingRecorded"]
 _KEY_REGISTERED = TOPIC_OF["ArbiterKeyRegistered"]
+_KEY_REVOKED = TOPIC_OF["ArbiterKeyRevoked"]
+_STREAM_KEY = b'"stream":"'
 
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    stream: UUID | None
-    kind: str              # root, missing, vanished, truncated, changed, chain, reopened, new-key
-    message: Said
-    severity: Severity = Severity.FAILURE
+__all__ = ["Against", "Finding", "verify_against"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +68,8 @@ class Against:
     checkpoint: Checkpoint
     held: int                   # events in the store now
     root_holds: bool
-    appended: int               # events stored after the checkpoint's
+    appended: int               # events stored after the checkpoint's, in streams that hold
+    # what it signed
     new_streams: int            # streams the heads did not list (0 without heads)
     findings: tuple[Finding, ...]
 
@@ -84,18 +94,10 @@ class _Trail:
     hash_at_head: str | None = None    # the hash of its event at the checkpoint's head version
     ended_by: int | None = None        # the first MatchEnded's version
     after: list[tuple[int, str]] = field(default_factory=list)   # (version, type) past `upto`
-    late_signers: list[tuple[int, str | None]] = field(default_factory=list)
-    """(version, signing key id or None) of each ruling past `upto`."""
-
-
-@dataclass(slots=True)
-class _Keys:
-    """Arbiters' keys as the scan met their registrations: those the checkpoint holds, and
-    those registered after it, with where."""
-
-    anchored: set[str] = field(default_factory=set)
-    late: list[tuple[UUID, int, str, str]] = field(default_factory=list)  # stream, version,
-    # arbiter, key
+    late_signers: list[LateSigner] = field(default_factory=list)   # each ruling past `upto`
+    moved_from: tuple[int, str] | None = None   # the first event whose record names another
+    # stream: (version, the stream it names)
+    back_dated: BackDated = field(default_factory=BackDated)
 
 
 def verify_against(store: MatchStore, signed: Signed, public: Ed25519PublicKey,
@@ -105,15 +107,18 @@ def verify_against(store: MatchStore, signed: Signed, public: Ed25519PublicKey,
     verify(signed, public)
     checkpoint = signed.checkpoint
     listed = _heads(checkpoint, heads)
-    keys = _Keys()
-    edge, held, trails = _scan(read_leaves(store), checkpoint.size, listed, keys)
+    keys = Keys()
+    edge, held, trails = _scan(read_leaves(store), checkpoint, listed, keys)
     root_holds = held >= checkpoint.size and edge.root.hex() == checkpoint.root
     findings = [] if root_holds else _root_findings(checkpoint, held)
     if listed is not None:
         findings += _stream_findings(listed, trails)
-    findings += _reopened(trails, keys.anchored)
-    findings += _late_keys(keys)
-    appended = sum(len(t.after) for t in trails.values())
+    findings += _moved(trails)
+    failed = {f.stream for f in findings if f.severity is Severity.FAILURE}
+    sound = {stream: trail for stream, trail in trails.items() if stream not in failed}
+    findings += _late_findings(sound, keys, checkpoint.time)
+    findings += late_keys(keys)
+    appended = sum(len(t.after) for t in sound.values())
     new = 0 if listed is None else len(set(trails) - set(listed))
     return Against(checkpoint, held, root_holds, appended, new, tuple(findings))
 
@@ -127,10 +132,10 @@ def _heads(checkpoint: Checkpoint, heads: str | None) -> dict[UUID, StreamHead] 
     return {head.stream: head for head in parse_heads(heads)}
 
 
-def _scan(leaves: Iterable[Leaf], size: int, listed: dict[UUID, StreamHead] | None,
-          keys: _Keys) -> tuple[Compact, int, dict[UUID, _Trail]]:
+def _scan(leaves: Iterable[Leaf], checkpoint: Checkpoint, listed: dict[UUID, StreamHead] | None,
+          keys: Keys) -> tuple[Compact, int, dict[UUID, _Trail]]:
     """One pass: the root of the first `size` leaves, the count, and every stream's trail."""
-    edge, pending, held = Compact(), [], 0
+    edge, pending, held, size = Compact(), [], 0, checkpoint.size
     trails: dict[UUID, _Trail] = {}
     for leaf in leaves:
         held += 1
@@ -143,54 +148,60 @@ def _scan(leaves: Iterable[Leaf], size: int, listed: dict[UUID, StreamHead] | No
             trail = trails[leaf.stream] = _Trail()
         head = None if listed is None else listed.get(leaf.stream)
         upto = leaf.index < size if head is None else leaf.version <= head.version
-        _follow(trail, leaf, head, upto)
-        if leaf.topic == _KEY_REGISTERED:
-            _note_key(keys, leaf, upto)
+        _follow(trail, leaf, head, upto, keys)
+        if not upto:
+            _date(trail, leaf, checkpoint.time)
+        if leaf.topic in (_KEY_REGISTERED, _KEY_REVOKED):
+            keys.note(leaf.record, leaf.topic == _KEY_REGISTERED, upto, leaf.stream,
+                      leaf.version)
     return edge.extend(pending), held, trails
 
 
-def _follow(trail: _Trail, leaf: Leaf, head: StreamHead | None, upto: bool) -> None:
+def _date(trail: _Trail, leaf: Leaf, checkpoint_time: str) -> None:
+    """Note `leaf`, stored after the checkpoint, if it is dated before it."""
+    timestamp = timestamp_of(leaf.record)
+    if timestamp is None:
+        return
+    try:
+        earlier = parse_stamp(timestamp) < parse_stamp(checkpoint_time)
+    except ClockError:
+        return   # verify names a timestamp that is none
+    if earlier:
+        trail.back_dated.add(leaf.version, timestamp)
+
+
+def _named_stream(record: bytes) -> str | None:
+    """The top-level `stream` of a canonical record (the last occurrence: keys are sorted, so
+    it follows `data` and `recorded_by`)."""
+    at = record.rfind(_STREAM_KEY)
+    if at < 0:
+        return None
+    start = at + len(_STREAM_KEY)
+    end = record.find(b'"', start)
+    return record[start:end].decode("ascii", errors="replace") if end > 0 else None
+
+
+def _follow(trail: _Trail, leaf: Leaf, head: StreamHead | None, upto: bool,
+            keys: Keys) -> None:
     hashed = event_hash(leaf.record)
     if trail.broken_at is None and (leaf.version != trail.last_version + 1 or
                                     previous_hash_of(leaf.record) != trail.last_hash):
         trail.broken_at = leaf.version
+    if trail.moved_from is None:
+        named = _named_stream(leaf.record)
+        if named is not None and named != str(leaf.stream):
+            trail.moved_from = (leaf.version, named)
     if head is not None and leaf.version == head.version:
         trail.hash_at_head = hashed
     if not upto:
         trail.after.append((leaf.version, leaf.topic.rpartition(":")[2]))
         if leaf.topic == _RULING:
-            trail.late_signers.append((leaf.version, _signing_key(leaf.record)))
+            trail.late_signers.append(keys.signer(leaf.record, leaf.version))
     elif leaf.topic == _ENDED and trail.ended_by is None:
         trail.ended_by = leaf.version
     elif leaf.topic == _RESUMED:
         trail.ended_by = None   # a ruling resumed it: in progress again at the checkpoint
     trail.last_version, trail.last_hash = leaf.version, hashed
-
-
-def _data(record: bytes) -> dict[str, object]:
-    """The `data` of a stored record; empty when it cannot be read (verify reports that)."""
-    try:
-        data = json.loads(record).get("data")
-    except (ValueError, AttributeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _signing_key(record: bytes) -> str | None:
-    signature = _data(record).get("signature")
-    key = signature.get("key") if isinstance(signature, dict) else None
-    return key if isinstance(key, str) else None
-
-
-def _note_key(keys: _Keys, leaf: Leaf, upto: bool) -> None:
-    data = _data(leaf.record)
-    key, arbiter = data.get("key"), data.get("arbiter")
-    if not isinstance(key, str):
-        return
-    if upto:
-        keys.anchored.add(key)
-    else:
-        keys.late.append((leaf.stream, leaf.version, str(arbiter), key))
 
 
 def _root_findings(checkpoint: Checkpoint, held: int) -> list[Finding]:
@@ -231,10 +242,27 @@ def _stream_findings(listed: dict[UUID, StreamHead], trails: dict[UUID, _Trail]
     return found
 
 
-def _reopened(trails: dict[UUID, _Trail], anchored: set[str]) -> list[Finding]:
-    return [_reopened_finding(stream, trail, anchored)
-            for stream, trail in sorted(trails.items(), key=lambda item: item[0].hex)
-            if trail.ended_by is not None and trail.after]
+def _moved(trails: dict[UUID, _Trail]) -> list[Finding]:
+    return [Finding(stream, "moved", say(
+        "stream {stream} holds events whose records name stream {named}, from event {version} "
+        "on: events were moved between streams (their ids swapped or changed)",
+        stream=str(stream), named=trail.moved_from[1], version=trail.moved_from[0]))
+        for stream, trail in sorted(trails.items(), key=lambda item: item[0].hex)
+        if trail.moved_from is not None]
+
+
+def _late_findings(trails: dict[UUID, _Trail], keys: Keys, checkpoint_time: str
+                   ) -> list[Finding]:
+    """Per stream stored after the checkpoint: a match reopened, a ruling signed with the demo
+    key, events back-dated."""
+    found: list[Finding] = []
+    for stream, trail in sorted(trails.items(), key=lambda item: item[0].hex):
+        if trail.ended_by is not None and trail.after:
+            found.append(_reopened_finding(stream, trail, keys))
+        else:
+            found += demo_signed(stream, trail.late_signers, keys)
+        found += trail.back_dated.finding(stream, checkpoint_time)
+    return found
 
 
 def _before_resumption(after: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -244,7 +272,7 @@ def _before_resumption(after: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return after[:kinds.index("MatchResumed")] if "MatchResumed" in kinds else after
 
 
-def _reopened_finding(stream: UUID, trail: _Trail, anchored: set[str]) -> Finding:
+def _reopened_finding(stream: UUID, trail: _Trail, keys: Keys) -> Finding:
     """A note when every event appended is a ruling signed by a key the checkpoint held (or the
     result it restates); otherwise a finding naming the first event that is not."""
     where = {"stream": str(stream), "ended": trail.ended_by, "first": trail.after[0][0],
@@ -252,8 +280,6 @@ def _reopened_finding(stream: UUID, trail: _Trail, anchored: set[str]) -> Findin
              "types": ", ".join(kind for _, kind in trail.after)}
     reopening = _before_resumption(trail.after)
     last = reopening[-1][0] + 1 if reopening else 0
-    unanchored = [(version, key) for version, key in trail.late_signers
-                  if (key is None or key not in anchored) and version <= last]
     others = [version for version, kind in reopening
               if kind not in ("RulingRecorded", "MatchEnded")]
     if not trail.late_signers or others:
@@ -261,28 +287,14 @@ def _reopened_finding(stream: UUID, trail: _Trail, anchored: set[str]) -> Findin
             "stream {stream} had ended at the checkpoint (event {ended}); events "
             "{first}-{last} ({types}) were stored after it without a signed ruling", **where),
             Severity.FINDING)
-    if unanchored:
-        version, key = unanchored[0]
-        if key is None:
+    for signer in trail.late_signers:
+        why = why_unanchored(signer, keys) if signer.version <= last else None
+        if why is not None:
             return Finding(stream, "reopened", say(
                 "stream {stream} had ended at the checkpoint (event {ended}); events "
-                "{first}-{last} ({types}) were stored after it: the ruling at event {version} "
-                "is signed by nobody", version=version, **where), Severity.FINDING)
-        return Finding(stream, "reopened", say(
-            "stream {stream} had ended at the checkpoint (event {ended}); events "
-            "{first}-{last} ({types}) were stored after it: the ruling at event {version} is "
-            "signed by key {key}, registered after the checkpoint: ask who registered it",
-            version=version, key=key[:16], **where), Severity.FINDING)
+                "{first}-{last} ({types}) were stored after it: {why}", why=why, **where),
+                Severity.FINDING)
     return Finding(stream, "reopened", say(
         "stream {stream} had ended at the checkpoint (event {ended}); events {first}-{last} "
         "({types}) were stored after it, each ruling signed by a key the checkpoint holds",
         **where), Severity.NOTE)
-
-
-def _late_keys(keys: _Keys) -> list[Finding]:
-    return [Finding(stream, "new-key", say(
-        "arbiter {arbiter}'s key {key} was registered after the checkpoint (event {version} "
-        "of stream {stream}): a ruling it signs on a match ended before the checkpoint is "
-        "reported", arbiter=arbiter, key=key[:16], version=version, stream=str(stream)),
-        Severity.NOTE)
-        for stream, version, arbiter, key in keys.late]

@@ -1,17 +1,19 @@
-"""The five attacks of issue 13, each made with plain SQL (or through the project's own write
-path) after a checkpoint, each caught by verify_against that checkpoint, on SQLite and
-PostgreSQL; events legitimately stored after the checkpoint are not a failure."""
+"""The attacks of issues 13 and 23 (tests/projections/audit_log/attacks.py), each made with plain
+SQL (or through the project's own write path) after a checkpoint, each caught by verify_against
+that checkpoint, on SQLite and PostgreSQL; events legitimately stored after the checkpoint are
+not a failure."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 
+from domain.record.arbiter_keys import keys_stream
 from domain.record.audit import Severity
 from domain.record.commands import RecordRuling
 from domain.record.events import MatchResumed
@@ -21,13 +23,16 @@ from projections.audit_log.checkpoint import CheckpointError, keygen, load_priva
 from projections.audit_log.proofs import Made, checkpoint_store
 from projections.audit_log.verify_against import Against, verify_against
 from projections.store.app import MatchStore
-from projections.store.signatures import execute_signed
+from projections.store.signatures import Signer, execute_signed
 from tests.projections.audit_log.attacks import (
     cut_back,
+    demo_ruling,
     forge_ruling,
     forget,
+    register_demo_key,
     rename_player,
     replace_match,
+    swap_ids,
 )
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, arbiter_signer, record_toy_match, toy_bot
@@ -78,7 +83,8 @@ def _failed_root(found: Against) -> None:
 def test_the_untouched_store_holds_and_later_events_are_only_counted(setting: Setting) -> None:
     held = setting.check()
     assert held.root_holds and not held.findings and held.appended == 0
-    later = record_toy_match(setting.store, 250, match=IDS[3], stop_after=5)
+    later = record_toy_match(setting.store, 250, match=IDS[3], stop_after=5,
+                             start=AT + timedelta(minutes=1))
     after = setting.check()
     assert after.root_holds and not after.failed and not after.findings
     assert after.appended == later.state.version and after.new_streams == 1
@@ -211,7 +217,9 @@ def test_a_ruling_signed_by_a_key_registered_after_the_checkpoint_is_flagged(
     match = setting.matches[2]
     found = _late_ruling(setting, match)    # the key is registered after setting's checkpoint
     by_kind = {f.kind: f for f in found.findings}
-    assert set(by_kind) == {"reopened", "new-key"}
+    assert set(by_kind) == {"reopened", "new-key", "back-dated"}
+    # the key's registration, stored after the checkpoint, is dated START, before it
+    assert by_kind["back-dated"].stream == keys_stream("arbitro")
     assert (by_kind["reopened"].stream, by_kind["reopened"].severity) == (match,
                                                                           Severity.FINDING)
     assert "registered after the checkpoint: ask who registered it" in by_kind["reopened"].message
@@ -225,3 +233,63 @@ def test_a_forged_ruling_is_flagged_as_signed_by_nobody(setting: Setting) -> Non
     found = setting.check()
     [reopened] = found.findings
     assert "is signed by nobody" in reopened.message and found.flagged
+
+
+# ---- issue 23 -------------------------------------------------------------------------------
+
+
+def test_a_ruling_signed_with_the_demo_key_is_flagged(setting: Setting) -> None:
+    """The demo key is in the checkpoint (registered as `make run` registers it), but anyone
+    derives it from the demo's public seed: a late ruling it signs is no arbiter's."""
+    register_demo_key(setting.store, AT, BY)
+    made = checkpoint_store(setting.store, load_private(setting.keys), AT)
+    anchored = Setting(setting.store, setting.backend, setting.keys, made, setting.matches)
+    match = setting.matches[0]
+    assert demo_ruling(setting.store, match, AT + timedelta(hours=1), BY) == 2
+    found = anchored.check()
+    [reopened] = found.findings
+    assert (reopened.stream, reopened.kind, reopened.severity) == (
+        match, "reopened", Severity.FINDING)
+    assert "is signed by the demo key" in reopened.message
+    assert found.flagged and not found.failed
+
+
+def test_a_new_match_dated_before_the_checkpoint_is_flagged(setting: Setting) -> None:
+    """Stored after the checkpoint (not among its leaves), dated a day before it."""
+    back = record_toy_match(setting.store, 260, match=IDS[3], start=AT - timedelta(days=1))
+    found = setting.check()
+    [dated] = found.findings
+    assert (dated.stream, dated.kind, dated.severity) == (IDS[3], "back-dated",
+                                                          Severity.FINDING)
+    assert f"dated before it: {back.state.version}, the first event 1 at " in dated.message
+    assert found.flagged and not found.failed and found.root_holds
+
+
+def test_a_ruling_signed_by_a_key_never_registered_says_so(setting: Setting) -> None:
+    match = setting.matches[1]
+    loaded = setting.store.load(match)
+    stranger = Signer.from_seed("arbitro", bytes(range(100, 132)))   # registered nowhere
+    ruling = RecordRuling(arbiter="arbitro", reason="ripensamento", kind="adjust-score",
+                          adjustment=(0, 100), refers_to=loaded.state.version)
+    execute_signed(setting.store, match, ruling, stranger, AT, BY)
+    found = setting.check()
+    [reopened] = found.findings
+    assert f"is signed by key {stranger.key[:16]}, which no arbiter's keys stream registers" \
+        in reopened.message
+    assert "registered after the checkpoint" not in reopened.message and found.flagged
+
+
+def test_two_matches_ids_swapped_are_named_and_nothing_was_stored_since(
+        setting: Setting, tamperer: Tamperer) -> None:
+    first = setting.matches[0]
+    second = record_toy_match(setting.store, 203, target=80, match=IDS[3]).stream
+    made = checkpoint_store(setting.store, load_private(setting.keys), AT)
+    anchored = Setting(setting.store, setting.backend, setting.keys, made, setting.matches)
+    lengths = [setting.store.load(m).version for m in (first, second)]
+    assert lengths[0] < lengths[1]
+    swap_ids(tamperer, first, second)
+    found = anchored.check()
+    assert found.failed and found.appended == 0
+    kinds = {k for k in _kinds(found) if k[0] is not None}
+    assert {(first, "moved"), (second, "moved")} <= kinds
+    assert all(kind not in ("reopened", "back-dated") for _, kind in kinds)

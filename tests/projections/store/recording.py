@@ -7,7 +7,7 @@ from uuid import UUID
 
 from domain.game import PlayCard
 from domain.record.commands import CreateMatch, RecordRuling
-from domain.record.envelope import RecordedBy
+from domain.record.envelope import RecordedBy, arbiter as by_arbiter
 from domain.record.events import TimeControl
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
@@ -21,9 +21,10 @@ TEST_KEY_SEED = bytes(range(32))
 
 
 def arbiter_signer(store: MatchStore, arbiter: str = "arbitro") -> Signer:
-    """The tests' key of `arbiter`, registered in `store` (dated START) unless it is."""
+    """The tests' key of `arbiter`, registered in `store` (dated START) unless it is, by the
+    arbiter (a key the simulator registers is a demo key: docs/audit-log.md)."""
     signer = Signer.from_seed(arbiter, TEST_KEY_SEED)
-    ensure_registered(store, signer, START, BY)
+    ensure_registered(store, signer, START, by_arbiter(arbiter))
     return signer
 
 
