@@ -11,8 +11,9 @@ import click
 from domain.record.audit import Severity
 from projections.store.app import MatchStore
 from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
-from replay_web.cli import CommandFailed, classify, cli, database_option
+from replay_web.cli import CommandFailed, UsageProblem, classify, cli, database_option
 from replay_web.cli_database import open_store
+from replay_web.cli_read_models import compared_read_models, read_model_lines, record_check
 from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import check_match_text, resolve_match
 from replay_web.progress import bar, progress
@@ -30,9 +31,13 @@ from replay_web.progress import bar, progress
               help="The public key the --against checkpoint was signed with.")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes to verify with (0: one per core); the report is the same.")
+@click.option("--read-models", "read_models", is_flag=True,
+              help="Then fold the record again and compare the read models (match list, "
+                   "scores, standings) with it, row by row (implied by --against).")
 @database_option
 def verify(match_text: str | None, record: bool, database: str | None,
-           against: Path | None = None, public_key: Path | None = None, jobs: int = 1) -> None:
+           against: Path | None = None, public_key: Path | None = None, jobs: int = 1,
+           read_models: bool = False) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result. The
     store is only read; with --record each match's verdict (ok, warning, error) and number of
     findings are written into the read models beside it, never into the events. With
@@ -44,11 +49,16 @@ def verify(match_text: str | None, record: bool, database: str | None,
     if against is not None or public_key is not None:
         from replay_web.cli_auditlog import anchor_of
         anchor = anchor_of(against, public_key, match_text)
+    read_models = read_models or anchor is not None
+    if read_models and match_text is not None:
+        raise UsageProblem(_("--read-models compares the whole read models: it cannot be used "
+                             "with --match"))
     store = open_store(database, read_only=True)
     try:
         only = resolve_match(store, match_text) if match_text else None
         verdicts = _verified(store, only, jobs, database)
         compared = anchor.compare(store) if anchor is not None else None
+        folded = compared_read_models(store, database) if read_models else None
     finally:
         store.close()
     for verdict in verdicts:
@@ -61,13 +71,18 @@ def verify(match_text: str | None, record: bool, database: str | None,
         from replay_web.cli_auditlog import against_lines
         for line in against_lines(anchor, compared):
             click.echo(line)
+    if folded is not None:
+        for line in read_model_lines(folded):
+            click.echo(line)
+        record_check(folded, database)
     if record:
         click.echo(_record(verdicts, database))
     if only is not None:
         for verdict in verdicts:
             click.echo(_("head of {stream}: event {version}, hash {hash}").format(
                 stream=verdict.stream, version=verdict.events, hash=verdict.head or "-"))
-    if not all(v.ok for v in verdicts) or (compared is not None and compared.flagged):
+    if not all(v.ok for v in verdicts) or (compared is not None and compared.flagged) or (
+            folded is not None and not folded.agrees):
         sys.exit(1)
 
 

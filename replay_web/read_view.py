@@ -54,6 +54,7 @@ def open_read_models(database: str | None) -> Iterator[Engine]:
     else:
         engine = _caught_up(database, url, lag)
     try:
+        _say_disagreement(engine)
         yield engine
     finally:
         engine.dispose()
@@ -117,6 +118,22 @@ def _caught_up(database: str | None, url: str, lag: Lag) -> Engine:
         "({reason}); 'verbale project' catches them up", lag.behind).format(
             n=lag.behind, reason=reason), err=True)
     return reading_engine(url)
+
+
+def _say_disagreement(engine: Engine) -> None:
+    """One line on standard error when the last `verify --read-models` (or `--against`) found
+    the read models not what the record gives (projections/read_models/verdicts.py)."""
+    from projections.read_models.verdicts import last_comparison
+
+    checked = last_comparison(engine)
+    if checked is None or not checked.disagrees:
+        return
+    found = ngettext("{n} difference", "{n} differences", checked.differences).format(
+        n=checked.differences)
+    click.echo(_("verbale: the last check of the read models (verify --read-models, {when}) "
+                 "found {found} with the record: what is shown may not be what was recorded; "
+                 "'verbale rebuild' folds them again").format(when=checked.checked, found=found),
+               err=True)
 
 
 def _unwritable(url: str) -> str | None:

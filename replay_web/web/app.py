@@ -110,6 +110,8 @@ def _register(app: Flask) -> None:
     from replay_web.web import tournaments
     app.register_blueprint(tournaments.blueprint)
     errors.register(app)
+    from replay_web.web import read_state
+    read_state.register(app)
     app.jinja_env.globals.update(matches.template_globals())
 
 

@@ -34,6 +34,7 @@ from projections.read_models.queries import (
 from replay_web.web.app import services
 from replay_web.web.glossary import term
 from replay_web.web.guard import allowed_view, logged_arbiter, parse_match_id
+from replay_web.web.read_state import read_notice
 from replay_web.web.records import RecordHead, Replay
 from replay_web.web.step import JSON, ViewName, smazzata_starts, step_data
 
@@ -184,7 +185,7 @@ def _step_page(match_text: str, template: str) -> ResponseReturnValue:
         # Everything the page is made from (replay_web/web/rendered.py); not an arbiter's page,
         # which holds the CSRF token of a session.
         key = ("page", template, head, step, view.text, request.full_path, g.language,
-               g.suits, row)
+               g.suits, row, read_notice())
         found = services().answers.get(key)
         if found is not None:
             return Response(found, mimetype="text/html")
