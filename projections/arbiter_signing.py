@@ -33,7 +33,7 @@ from projections.sealed_keys import (
     unseal,
 )
 from projections.store.app import MatchStore
-from projections.store.signatures import Signer, register_key, revoke_keys
+from projections.store.signatures import Signer, demo_keys, register_key, revoke_keys
 
 
 def _now() -> datetime:
@@ -42,8 +42,14 @@ def _now() -> datetime:
 
 def give_key(store: MatchStore, engine: Engine, name: str, password: str) -> str:
     """A new key pair for arbiter `name`: the public key registered in the record, the private
-    key sealed under `password`. The key's id."""
+    key sealed under `password`. A demo key of `name` still in force (the demo's `arbitro`,
+    registered by `verbale simulate`) is revoked first: anyone can sign with it, and the real
+    key replaces it (docs/audit-log.md, "Signed rulings"). The key's id."""
     private = new_private_key()
+    demo = demo_keys(store, name)
+    if demo:
+        revoke_keys(store, name, say("a real key replaced the demo key"), _now(),
+                    by_arbiter(name), only=demo)
     key = register_key(store, name, public_hex(private), _now(), by_arbiter(name))
     save_sealed(engine, seal(name, private, password))
     return key

@@ -17,7 +17,7 @@ auditor; docs/audit-log.md ("Signed rulings") says what it protects against.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar, cast
@@ -149,19 +149,34 @@ def register_key(store: MatchStore, arbiter: str, public_key: str, at: datetime,
 
 
 def revoke_keys(store: MatchStore, arbiter: str, reason: str, at: datetime,
-                by: RecordedBy, keep: str | None = None) -> tuple[str, ...]:
-    """Revoke every active key of `arbiter` but `keep`, in one transaction; their ids."""
+                by: RecordedBy, keep: str | None = None,
+                only: Collection[str] | None = None) -> tuple[str, ...]:
+    """Revoke every active key of `arbiter` but `keep` (of those in `only`, when given), in one
+    transaction; their ids."""
     loaded = load_keyring(store, arbiter)
     keyring = cast(Keyring, loaded.state)
     events: list[KeyFact] = []
     for key in keyring.active():
-        if key != keep:
+        if key != keep and (only is None or key in only):
             (event,) = decide_revoke(keyring, arbiter, key, reason, at)
             keyring = evolve_keyring(keyring, event, at)
             events.append(event)
     if events:
         _append(store, loaded, events, at, by)
     return tuple(e.key for e in events)
+
+
+def demo_keys(store: MatchStore, arbiter: str) -> tuple[str, ...]:
+    """The keys of `arbiter` that the simulator registered: demo keys, which anyone derives
+    from the demo's public seed (domain/record/demo.py)."""
+    found = []
+    for row in store.stored(keys_stream(arbiter)):
+        fact = cast(StoredFact, store.mapper.to_domain_event(row))
+        event, by = fact.to_domain(), fact.recorded_by
+        if isinstance(event, ArbiterKeyRegistered) and isinstance(by, dict) and \
+                by.get("kind") == "simulator":
+            found.append(event.key)
+    return tuple(found)
 
 
 def ensure_registered(store: MatchStore, signer: Signer, at: datetime, by: RecordedBy) -> None:

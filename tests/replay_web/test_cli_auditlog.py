@@ -13,27 +13,33 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 from click.testing import CliRunner
 
+from domain.record.arbiter_keys import Keyring
 from domain.record.commands import RecordRuling
-from domain.record.demo import demo_set
+from domain.record.demo import DEMO_SEED, demo_set
+from domain.record.simulate import Incidents
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
-from projections.store.signatures import execute_signed
+from projections.store.signatures import Signer, execute_signed, load_keyring
 from replay_web.cli import _register, cli
-from replay_web.cli_store import DEMO_SEED, demo_signer, record_match, simulator
+from replay_web.cli_store import demo_signer, record_match, simulator
 from tests.projections.audit_log.attacks import (
     MALLORY,
     cut_back,
+    demo_ruling,
     forge_ruling,
     forget,
     rename_player,
     replace_match,
+    swap_ids,
 )
 from tests.projections.conftest import Backend
+from tests.projections.store.recording import arbiter_signer
 from tests.projections.store.tampering import Tamperer
 
 CHECKER = Path(__file__).parents[2] / "docs" / "verify_checkpoint.py"
@@ -244,12 +250,21 @@ def test_prove_usage_problems_are_one_line_and_exit_2(args: tuple[str, ...], sai
 # ---- verify --against -----------------------------------------------------------------------
 
 
+def played_now(store: MatchStore) -> UUID:
+    """A match recorded after the checkpoint and dated after it, as a live table records it
+    (no incidents: no ruling to sign)."""
+    demo = replace(demo_set(Seed.from_hex("0" * 31 + "9"), 1)[0], incidents=Incidents())
+    match = uuid5(NAMESPACE_URL, "verbale:test:played-now")
+    record_match(store, match, demo, datetime.now(UTC))
+    return match
+
+
 def test_the_untouched_store_passes_and_later_matches_are_only_counted(
-        anchored: Anchored) -> None:
+        anchored: Anchored, store: MatchStore) -> None:
     code, out, err = anchored.against()
     assert (code, err) == (0, ""), out
     assert "the store holds the checkpoint's" in out and "0 events stored since" in out
-    one_more(anchored.backend)
+    played_now(store)
     code, out, err = anchored.against()
     assert (code, err) == (0, ""), out
     assert "1 new stream" in out and "0 events stored since" not in out
@@ -307,7 +322,7 @@ def test_attack_a_ruling_and_a_new_result_appended_through_decide(anchored: Anch
     winner = store.load(match).state.result.winner
     assert winner in (0, 1)
     loser = 1 - winner
-    appended = forge_ruling(store, match, LATER, simulator(),
+    appended = forge_ruling(store, match, datetime.now(UTC), simulator(),
                             adjustment=(100, 0) if loser == 0 else (0, 100))
     assert appended == 2 and store.load(match).state.result.winner == loser   # flipped
     code, out, err = anchored.against()
@@ -419,7 +434,7 @@ def test_after_round_checkpoints_each_round_over_once_and_never_one_in_play(
 
 def test_a_late_ruling_signed_by_a_key_the_checkpoint_holds_passes_with_a_note(
         anchored: Anchored, store: MatchStore, tmp_path: Path) -> None:
-    signer = demo_signer(store, DEMO_SEED)()       # registered (if it was not) before ...
+    signer = arbiter_signer(store)                  # registered before ...
     checkpoint = tmp_path / "cp-keys.txt"           # ... this checkpoint
     code, out, err = run("checkpoint", "--key", str(anchored.key), "-o", str(checkpoint),
                          "--database", anchored.backend.url)
@@ -428,10 +443,93 @@ def test_a_late_ruling_signed_by_a_key_the_checkpoint_holds_passes_with_a_note(
     ruling = RecordRuling(arbiter=signer.arbiter, reason="scopa contata due volte",
                           kind="adjust-score", adjustment=(-1, 0),
                           refers_to=store.load(match).state.version)
-    execute_signed(store, match, ruling, signer, LATER, simulator())
+    execute_signed(store, match, ruling, signer, datetime.now(UTC), simulator())
     code, out, err = run("verify", "--against", str(checkpoint), "--public-key",
                          anchored.public, "--database", anchored.backend.url)
     assert (code, err) == (0, ""), out
     assert (f"    [reopened] note: stream {match} had ended at the checkpoint" in out)
     assert "each ruling signed by a key the checkpoint holds" in out
     assert "unchanged; 2 events stored since, 0 new streams; 1 note\n" in out
+
+
+# ---- issue 23: the attacks that passed ------------------------------------------------------
+
+
+def _checkpoint_now(anchored: Anchored, name: str) -> Path:
+    checkpoint = anchored.checkpoint.with_name(name)
+    code, out, err = run("checkpoint", "--key", str(anchored.key), "-o", str(checkpoint),
+                         "--database", anchored.backend.url)
+    assert code == 0, (out, err)
+    return checkpoint
+
+
+def _against(anchored: Anchored, checkpoint: Path) -> tuple[int, str, str]:
+    return run("verify", "--against", str(checkpoint), "--public-key", anchored.public,
+               "--database", anchored.backend.url)
+
+
+def test_arbiter_add_revokes_the_demo_key(anchored: Anchored, store: MatchStore) -> None:
+    """`make run`: the demo registers its key for arbitro, then `arbiter add arbitro` gives
+    arbitro a real key, and the demo key, which anyone can derive, is revoked."""
+    demo = demo_signer(store, DEMO_SEED)()
+    code, out, err = run("arbiter", "add", "arbitro", "--generate-password", "--database",
+                         anchored.backend.url)
+    assert code == 0, (out, err)
+    keyring = cast(Keyring, load_keyring(store, "arbitro").state)
+    assert keyring.keys[demo.key].revoked is not None
+    assert keyring.active() and demo.key not in keyring.active()
+    match = anchored.matches[1]                  # a ruling signed with it from now on ...
+    demo_ruling(store, match, datetime.now(UTC), simulator())
+    code, out, err = run("verify", "--database", anchored.backend.url)
+    assert code == 1, out                        # ... fails verify itself
+    assert f"match {match} event " in out and " [signature] key " in out
+    assert "of arbiter arbitro was revoked before this ruling" in out
+
+
+def test_attack_a_ruling_signed_with_the_demo_key(anchored: Anchored,
+                                                  store: MatchStore) -> None:
+    demo_signer(store, DEMO_SEED)()                      # in the record, as make run leaves it
+    checkpoint = _checkpoint_now(anchored, "cp-demo.txt")
+    match = anchored.matches[0]
+    assert demo_ruling(store, match, datetime.now(UTC), simulator()) == 2
+    assert run("verify", "--database", anchored.backend.url)[0] == 0   # the key is registered
+    code, out, err = _against(anchored, checkpoint)
+    assert (code, err) == (1, ""), out
+    assert (f"    [reopened] for the arbiter: stream {match} had ended at the checkpoint" in out)
+    assert "is signed by the demo key " in out and "derive from the demo's public seed" in out
+
+
+def test_attack_a_new_match_dated_before_the_checkpoint(anchored: Anchored) -> None:
+    one_more(anchored.backend)          # the simulator dates its matches in November 2026
+    code, out, err = anchored.against()
+    assert (code, err) == (1, ""), out
+    assert "    [back-dated] for the arbiter: stream " in out
+    assert "stored after the checkpoint (" in out and ") but dated before it: " in out
+    assert "[root]" not in out and "1 finding for the arbiter" in out
+
+
+def test_a_ruling_signed_by_a_key_never_registered_is_named_so(anchored: Anchored,
+                                                               store: MatchStore) -> None:
+    match = anchored.matches[1]
+    stranger = Signer.from_seed("arbitro", bytes(range(7, 39)))
+    ruling = RecordRuling(arbiter="arbitro", reason="ripensamento", kind="adjust-score",
+                          adjustment=(0, 100), refers_to=store.load(match).state.version)
+    execute_signed(store, match, ruling, stranger, datetime.now(UTC), simulator())
+    code, out, err = anchored.against()
+    assert (code, err) == (1, ""), out
+    assert (f"the ruling at event {store.load(match).version - 1} is signed by key "
+            f"{stranger.key[:16]}, which no arbiter's keys stream registers\n") in out
+    assert "registered after the checkpoint" not in out
+
+
+def test_attack_two_matches_ids_swapped(anchored: Anchored, tamperer: Tamperer,
+                                        store: MatchStore) -> None:
+    first, second = anchored.matches
+    assert store.load(first).version != store.load(second).version
+    swap_ids(tamperer, first, second)
+    code, out, err = anchored.against()
+    assert (code, err) == (1, ""), out
+    for match, other in ((first, second), (second, first)):
+        assert (f"    [moved] stream {match} holds events whose records name stream {other}, "
+                f"from event 1 on") in out
+    assert "; 0 events stored since\n" in out and "[reopened]" not in out

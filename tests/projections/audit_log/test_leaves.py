@@ -3,6 +3,8 @@ PostgreSQL; the heads they give are the store's own; proofs are refused from a c
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
@@ -32,6 +34,8 @@ from projections.audit_log.proofs import (
 )
 from projections.audit_log.verify_against import verify_against
 from projections.store.app import MatchStore
+from projections.store.canonical import canonical_json
+from projections.store.export import export_jsonl
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, toy_bot, toy_setup
 from tests.projections.store.tampering import Tamperer
@@ -141,3 +145,25 @@ def test_a_checkpoint_is_written_with_its_heads_and_never_overwritten(store: Mat
         write_checkpoint(made, path)
     found = verify_against(store, read_checkpoint(path), KEY.public_key(), read_heads(path))
     assert found.root_holds and not found.findings
+
+
+def test_a_leaf_is_an_export_line_without_its_hash(store: MatchStore) -> None:
+    """Issue 23, 13: docs/audit-log.md said a leaf's bytes are exactly a line of `verbale
+    export`; the line carries one more key, `hash`. Without it, canonical again, it is the leaf,
+    and `hash` is SHA-256 of those bytes."""
+    match = store.create_match(toy_setup(), START, BY)
+    store.execute(match, next_command(store.load(match).state, Table(
+        Seed(bytes(16)), toy_bot, Incidents()), START)[0], START, BY)   # type: ignore[index]
+    leaves = [leaf for leaf in read_leaves(store) if leaf.stream == match]
+    lines = list(export_jsonl(store, match))
+    assert len(lines) == len(leaves) == 2
+    for line, leaf in zip(lines, leaves, strict=True):
+        assert line.encode("utf-8") != leaf.record
+        record = json.loads(line)
+        told = record.pop("hash")
+        assert canonical_json(record) == leaf.record
+        assert told == hashlib.sha256(leaf.record).hexdigest()
+        assert leaf.hash == hashlib.sha256(b"\x00" + leaf.record).digest()
+    docs = (Path(__file__).parents[3] / "docs" / "audit-log.md").read_text(encoding="utf-8")
+    assert "exactly a line of `verbale export`" not in docs
+    assert "a line of `verbale export` without its `hash` key" in docs
