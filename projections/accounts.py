@@ -5,7 +5,9 @@ engine, projections/read_models/engine.py).
 (werkzeug's `generate_password_hash`, scrypt by default: never the password itself).
 `web_segreti` holds one random secret, made on first use: the key of the seats' link tokens
 and the basis of the viewer's cookie key (replay_web/access.py). Rotating it voids every seat
-link and every login at once.
+link and every login at once: the viewer reads it for each seat link it checks. The logins
+themselves are in `web_sessioni` (projections/web_sessions.py): a password change, a removal
+and a rotation end them in the same transaction.
 
 These tables are not read models: they are not folded from the log, and a `verbale rebuild`
 (which drops only the `rm_` tables) leaves them as they are.
@@ -36,6 +38,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from domain.text import say
 from projections.read_models.engine import writing
+from projections.web_sessions import end_sessions
 
 NAME_MAX = 64
 PASSWORD_MIN = 8
@@ -128,15 +131,17 @@ def set_password(engine: Engine, name: str, password: str) -> None:
     with writing(engine).begin() as conn:
         changed = conn.execute(update(arbitri).where(arbitri.c.name == name)
                                .values(password_hash=hashed)).rowcount
+        end_sessions(conn, name)   # every login of the old password ends with it
     if changed != 1:
         raise _unknown(name)
 
 
 def remove_arbiter(engine: Engine, name: str) -> None:
-    """Remove the arbiter `name`; AccountError if there is none."""
+    """Remove the arbiter `name` and end their logins; AccountError if there is none."""
     ensure_tables(engine)
     with writing(engine).begin() as conn:
         removed = conn.execute(delete(arbitri).where(arbitri.c.name == name)).rowcount
+        end_sessions(conn, name)
     if removed != 1:
         raise _unknown(name)
 
@@ -201,6 +206,19 @@ def rotate_site_secret(engine: Engine) -> None:
     with writing(engine).begin() as conn:
         conn.execute(delete(segreti).where(segreti.c.name == _SITE))
         conn.execute(insert(segreti).values(name=_SITE, value=_fresh()))
+        end_sessions(conn)
+
+
+def current_secret(engine: Engine) -> bytes | None:
+    """The site secret as the store holds it now (one read by primary key, for each request
+    that needs it: a rotation by another process counts at once); None if there is none."""
+    try:
+        with engine.connect() as conn:
+            value = conn.execute(select(segreti.c.value)
+                                 .where(segreti.c.name == _SITE)).scalar_one_or_none()
+    except DBAPIError:
+        return None
+    return None if value is None else bytes.fromhex(value)
 
 
 def _fresh() -> str:

@@ -14,7 +14,9 @@ Flask-Babel; CSRF protection from Flask-WTF.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +24,7 @@ from flask import Flask, Response, g, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 
 from projections.store.app import MatchStore
 from replay_web.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
@@ -48,6 +51,11 @@ class Services:
     """The read models' rows of the matches just shown (replay_web/web/rendered.py)."""
     findings: KeptFindings = field(default_factory=KeptFindings)
     """The audit's findings of the records just shown (replay_web/web/findings.py)."""
+    clock: Callable[[], float] = time.time
+    """Seconds since the epoch: logins' ages and the login brakes (tests set their own)."""
+    logins: dict[str, str] = field(default_factory=dict)
+    """An app over records held in memory keeps its logins here (token: arbiter); an app over
+    a store keeps them in the store (projections/web_sessions.py)."""
 
 
 def services() -> Services:
@@ -91,10 +99,17 @@ def _services(database: str | None, replays: Replays | None,
     from projections.accounts import site_secret
     from projections.read_models.engine import read_model_engine
     from projections.store.config import database_url
+    from projections.login_brakes import ensure_brakes
+    from projections.web_sessions import ensure_sessions
 
     url = database or database_url()
     store = MatchStore(url=url)
     engine = read_model_engine(url)
+    # A store made before the logins and their brakes were kept in it gets their tables; one
+    # this viewer cannot write still shows its pages (nobody logs in).
+    with suppress(DBAPIError):
+        ensure_sessions(engine)
+        ensure_brakes(engine)
     return Services(StoreReplays(store), engine, store, secret or site_secret(engine))
 
 
@@ -105,8 +120,9 @@ def _register(app: Flask) -> None:
     app.register_blueprint(api.blueprint)
     app.register_blueprint(arbiter.blueprint)
     app.register_blueprint(verbale_page.blueprint)
-    from replay_web.web import fairness
+    from replay_web.web import fairness, fairness_dealers
     app.register_blueprint(fairness.blueprint)
+    app.register_blueprint(fairness_dealers.blueprint)
     from replay_web.web import tournaments
     app.register_blueprint(tournaments.blueprint)
     errors.register(app)

@@ -14,9 +14,6 @@ Every POST here carries the CSRF token (Flask-WTF's CSRFProtect answers 400 with
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import deque
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -24,7 +21,6 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
-    current_app,
     g,
     redirect,
     render_template,
@@ -33,7 +29,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -59,7 +55,15 @@ from projections.store.app import ConcurrencyConflict
 from projections.store.signatures import Signer, execute_signed
 from replay_web.i18n import translate_error
 from replay_web.web.app import services
-from replay_web.web.guard import ARBITER_KEY, logged_arbiter
+from replay_web.web.guard import log_in, log_out, logged_arbiter
+from replay_web.web.login_gate import (
+    let_through,
+    login_attempt,
+    passed,
+    remember_browser,
+    retry_after,
+    signing_attempt,
+)
 from replay_web.web.matches import load_replay
 from replay_web.web.redirects import safe_next
 
@@ -67,9 +71,6 @@ blueprint = Blueprint("arbiter", __name__)
 
 REASON_MAX = 500
 DRAFT_KEY = "ruling_draft"
-FAILURES_ALLOWED = 5
-"""Wrong passwords per name and address within FAILURE_WINDOW_S before 429."""
-FAILURE_WINDOW_S = 60.0
 
 
 class LoginForm(FlaskForm):  # type: ignore[misc]
@@ -118,68 +119,44 @@ def _arbiter_pages_are_private() -> None:
 def login() -> ResponseReturnValue:
     """The login form. A wrong name and a wrong password get the same answer: 200 and the form
     again (not 401, which belongs to HTTP authentication and its WWW-Authenticate challenge);
-    too many failures for one name from one address: 429 for a minute."""
+    an attempt the brakes or the hash budget hold back: 429 with Retry-After, nothing hashed
+    (replay_web/web/login_gate.py)."""
     g.private = True
     form = LoginForm()
     if request.method == "GET":
         form.next.data = safe_next(request.args.get("next"))
     if not form.validate_on_submit():
         return render_template("login.html", form=form, error=None), 200
-    name = str(form.name.data)
-    failures = _failures()
-    key = (name.casefold(), request.remote_addr or "")
-    if failures.exceeded(key):
-        return render_template("login.html", form=form, error=gettext(
-            "Too many failed attempts: wait a minute and try again.")), 429
-    engine = services().engine
+    name, engine = str(form.name.data), services().engine
+    attempt = login_attempt(name)
+    wait = let_through(attempt)
+    if wait > 0:
+        return _wait_page(form, wait)
     if engine is None or not check_login(engine, name, str(form.password.data)):
-        failures.add(key)
         return render_template("login.html", form=form,
                                error=gettext("wrong name or password")), 200
-    failures.clear(key)
-    session.clear()   # nothing of the anonymous session survives the login
-    session[ARBITER_KEY] = name
-    session.permanent = False
-    return redirect(safe_next(form.next.data), 303)
+    passed(attempt)
+    log_in(name)
+    response = redirect(safe_next(form.next.data), 303)
+    remember_browser(response, name)
+    return response
+
+
+def _wait_page(form: LoginForm, wait: float) -> ResponseReturnValue:
+    seconds = retry_after(wait)
+    return render_template("login.html", form=form, error=_wait_words(seconds)), 429, {
+        "Retry-After": str(seconds)}
+
+
+def _wait_words(seconds: int) -> str:
+    return str(ngettext("Too many attempts: try again in %(num)s second.",
+                        "Too many attempts: try again in %(num)s seconds.", seconds))
 
 
 @blueprint.post("/arbiter/logout")
 def logout() -> ResponseReturnValue:
-    session.clear()
+    log_out()
     return redirect(url_for("matches.match_list"), 303)
-
-
-class _Failures:
-    """Recent failed logins per key, in this process's memory (a small brake, not a ledger)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._seen: dict[tuple[str, str], deque[float]] = {}
-
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
-        times = self._seen.setdefault(key, deque())
-        while times and now - times[0] > FAILURE_WINDOW_S:
-            times.popleft()
-        return times
-
-    def exceeded(self, key: tuple[str, str]) -> bool:
-        with self._lock:
-            return len(self._recent(key, time.monotonic())) >= FAILURES_ALLOWED
-
-    def add(self, key: tuple[str, str]) -> None:
-        with self._lock:
-            if len(self._seen) > 10_000:   # a flood of names must not grow memory for ever
-                self._seen.clear()
-            self._recent(key, time.monotonic()).append(time.monotonic())
-
-    def clear(self, key: tuple[str, str]) -> None:
-        with self._lock:
-            self._seen.pop(key, None)
-
-
-def _failures() -> _Failures:
-    found: _Failures = current_app.extensions.setdefault("verbale_login_failures", _Failures())
-    return found
 
 
 # --- rulings ----------------------------------------------------------------------------------
@@ -219,18 +196,17 @@ def ruling(match_text: str) -> ResponseReturnValue:
 
 
 def signer_of(engine: Any, name: str, password: str) -> Signer | str:
-    """The arbiter's key opened with the password typed, or why not (too many wrong passwords
-    from this address: a minute's wait, as at the login)."""
-    failures = _failures()
-    key = (name.casefold() + "\x00sign", request.remote_addr or "")
-    if failures.exceeded(key):
-        return str(gettext("Too many failed attempts: wait a minute and try again."))
+    """The arbiter's key opened with the password typed, or why not (wrong passwords slow the
+    next ones, as at the login: replay_web/web/login_gate.py)."""
+    attempt = signing_attempt(name)
+    wait = let_through(attempt)
+    if wait > 0:
+        return _wait_words(retry_after(wait))
     try:
         signer = signer_for(engine, name, password)
     except AccountError as error:
-        failures.add(key)
         return str(translate_error(error, gettext))
-    failures.clear(key)
+    passed(attempt)
     return signer
 
 

@@ -33,7 +33,7 @@ from projections.read_models.queries import (
 )
 from replay_web.web.app import services
 from replay_web.web.glossary import term
-from replay_web.web.guard import allowed_view, logged_arbiter, parse_match_id
+from replay_web.web.guard import allowed_view, logged_arbiter, parse_match_id, seat_secret
 from replay_web.web.read_state import read_notice
 from replay_web.web.records import RecordHead, Replay
 from replay_web.web.step import JSON, ViewName, smazzata_starts, step_data
@@ -296,11 +296,12 @@ def running_chart(data: JSON) -> Markup:
 def seat_links(match_id: str, players: int) -> list[str]:
     """Each seat's link (with its token), for the arbiter to hand out: empty for anyone else."""
     from replay_web.access import seat_token
-    if logged_arbiter() is None:
+    secret = seat_secret()
+    if logged_arbiter() is None or secret is None:
         return []
     uuid = parse_match_id(match_id)
     return [url_for("matches.match", match_text=match_id, view=f"seat{seat + 1}",
-                    token=seat_token(services().secret, uuid, seat), _external=True)
+                    token=seat_token(secret, uuid, seat), _external=True)
             for seat in range(players)]
 
 

@@ -2,7 +2,8 @@
 verified so its verdicts are in the read models), an app over it and a test client.
 
 `demo_app` only reads; a test that writes (a ruling) records its own store with `fresh_store`.
-`as_arbiter` logs a client in by its session, as the login form does after checking the password.
+`as_arbiter` logs a client in (a login opened in the store, or in memory, and its token in the
+session), as the login form does after checking the password.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from replay_web.web.app import create_app
-from replay_web.web.guard import ARBITER_KEY
+from replay_web.web.guard import ARBITER_KEY, open_login
 from tests.replay_web.demo import Demo, record_demo, run
 
 
@@ -50,8 +51,9 @@ def close_app(app: Flask) -> None:
 
 
 def as_arbiter(client: FlaskClient, name: str = "Arbitro") -> FlaskClient:
+    token = open_login(client.application.extensions["verbale"], name)
     with client.session_transaction() as session:
-        session[ARBITER_KEY] = name
+        session[ARBITER_KEY] = token
     return client
 
 

@@ -137,7 +137,8 @@ def test_the_switches_redirect_only_here(memory_app: Flask, text: str) -> None:
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
     for backend in make_backend(request.param, tmp_path):
-        app = create_app(backend.url, config={"TESTING": True})
+        app = create_app(backend.url, config={"TESTING": True,
+                                               "VERBALE_LOGIN_HASHES_PER_SECOND": 1000})
         add_arbiter(app.extensions["verbale"].engine, NAME, PASSWORD)
         yield app
         close_app(app)
