@@ -8,12 +8,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
 from projections.fairness.figures import CARDS, Bars, Heatmap, Interval
 
-_RED, _BLUE, _GREY, _INK = "#b91c1c", "#1f5fa8", "#d4d4d4", "#222"
+_RED, _BLUE, _GREY, _INK, _GREY_INK = "#b91c1c", "#1f5fa8", "#d4d4d4", "#222", "#8a8a8a"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRow:
+    """One dealer's row of a per-dealer figure: his label, rate and 99% interval, whether he
+    flags, whether his cell is noise, and the tooltip (already translated)."""
+
+    label: str
+    rate: float
+    low: float
+    high: float
+    flagged: bool
+    noise: bool
+    tip: str
 _CLIP = 4.0
 _CELL = 9
 
@@ -147,3 +162,44 @@ def _ticks(lo: float, hi: float) -> list[float]:
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
     first = math.ceil(lo / step) * step
     return [round(first + k * step, 10) for k in range(int((hi - first) / step) + 1)]
+
+
+def dealers_svg(rows: Sequence[DealerRow], expected: float, title: str, desc: str,
+                figure_id: str, axis: str) -> Markup:
+    """One event, one row per dealer: his rate (a dot) with its 99% interval (a line) against
+    the event's exact probability (a dashed vertical line). Red: the dealer flags; hollow
+    grey: too few deals to say anything (noise); blue otherwise."""
+    label_w, plot_w, row_h, top = 110, 230, 16, 8
+    hi = max([expected * 2.2, *(r.high for r in rows)]) or 1.0
+    hi = min(1.0, hi * 1.05)
+
+    def x(value: float) -> float:
+        return label_w + plot_w * min(value, hi) / hi
+
+    height = top + row_h * len(rows) + 30
+    parts = [_open(label_w + plot_w + 16, height, title, desc, figure_id)]
+    ex = x(expected)
+    parts.append(f'<line x1="{_num(ex)}" y1="{top - 4}" x2="{_num(ex)}" '
+                 f'y2="{_num(top + row_h * len(rows))}" stroke="{_INK}" '
+                 f'stroke-dasharray="3 2" class="expected"/>')
+    for k, row in enumerate(rows):
+        cy = top + row_h * k + row_h / 2
+        colour_ = _RED if row.flagged else (_GREY_INK if row.noise else _BLUE)
+        parts.append(_text(label_w - 6, cy + 3, row.label, "end"))
+        parts.append(f'<line x1="{_num(x(row.low))}" y1="{_num(cy)}" x2="{_num(x(row.high))}" '
+                     f'y2="{_num(cy)}" stroke="{colour_}" stroke-width="2" class="interval" '
+                     f'data-dealer="{escape(row.label)}"/>')
+        fill = "#fff" if row.noise and not row.flagged else colour_
+        parts.append(f'<circle cx="{_num(x(row.rate))}" cy="{_num(cy)}" r="3.5" fill="{fill}" '
+                     f'stroke="{colour_}" class="rate" data-dealer="{escape(row.label)}">'
+                     f'<title>{escape(row.tip)}</title></circle>')
+    base = top + row_h * len(rows) + 4
+    parts.append(f'<line x1="{label_w}" y1="{base}" x2="{label_w + plot_w}" y2="{base}" '
+                 f'stroke="{_INK}"/>')
+    for value in _ticks(0.0, hi):
+        if value <= hi:
+            parts.append(_text(x(value), base + 12, f"{value:.0%}" if value >= 0.1 or value == 0
+                               else f"{value:.1%}", "middle", 9))
+    parts.append(_text(label_w + plot_w, base + 23, axis, "end", 9))
+    parts.append("</svg>")
+    return Markup("".join(parts))
