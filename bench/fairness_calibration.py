@@ -4,6 +4,8 @@ deals, and the deals each biased shuffler needs before the battery flags it.
 Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 100000]
          [--source project|numpy] [--seed 13]
      .venv/bin/python -m bench.fairness_calibration --stores 200 --matches 1000 [--seed 13]
+         [--first 0] [--jsonl FILE]
+     .venv/bin/python -m bench.fairness_calibration --summarize FILE [FILE ...]
      .venv/bin/python -m bench.fairness_calibration --detect [--ladder 1000,2000,...]
          [--repeats 20] [--scenario NAME ...]
 
@@ -19,7 +21,9 @@ Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 1000
    matches each (projections/fairness/calibration.honest_store: the matches `verbale simulate
    matches` records, read back as `select_deals` reads a store), each through the report's own
    path (`fairness_report`). Printed as for the null above, per store, plus the descriptive win
-   shares (they depend on play and flag nothing). `--progress` prints a line per store.
+   shares (they depend on play and flag nothing). `--jsonl FILE` appends each store's row as
+   it ends, `--first K` numbers the stores from K (to go on where a run stopped), and
+   `--summarize FILE...` prints the summary of the rows written.
 3. Detection (`--detect`): per biased shuffler (projections/fairness/calibration.py) and per
    number of deals of the ladder, `--repeats` audits: how many flagged, and which tests did.
 """
@@ -27,11 +31,12 @@ Run: .venv/bin/python -m bench.fairness_calibration [--audits 200] [--deals 1000
 from __future__ import annotations
 
 import argparse
-import sys
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 from scipy import stats  # type: ignore[import-untyped]
@@ -80,49 +85,71 @@ def null_run(audits: int, n: int, source: str, seed: int) -> None:
     print(f"  card by slot WITHOUT the x39/40 correction: p <= 0.01 in {(raw <= ALPHA).mean():.2%}")
 
 
-def store_run(stores: int, matches: int, seed: int, progress: bool) -> None:
-    """The null over honest stores of complete matches, through the report's path."""
+def store_row(report: FairnessReport, store: int) -> dict[str, object]:
+    """One store's figures for the summary: its deals, flagged tests, every test's raw p."""
+    battery = report.verified
+    return {"store": store, "deals": battery.deals, "flagged": report.flagged,
+            "flagged_tests": [o.name for o in battery.flagged],
+            "p": {o.name: o.p_value for o in battery.outcomes if o.n > 0},
+            "ran": sum(o.n > 0 for o in battery.outcomes),
+            "wins": {o.name: [o.statistic, o.n, o.p_value] for o in battery.descriptive}}
+
+
+def store_run(stores: int, matches: int, seed: int, first: int, jsonl: str | None) -> None:
+    """The null over honest stores of complete matches, through the report's path; each
+    store's row appended to `jsonl` as it ends (a run stopped early keeps what it made)."""
     started = time.perf_counter()
-    print(f"stores: {stores} x {matches} complete matches, seed {seed}, started "
-          f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC", flush=True)
-    reports: list[FairnessReport] = []
-    for k in range(stores):
+    print(f"stores {first}..{first + stores - 1} x {matches} complete matches, seed {seed}, "
+          f"started {datetime.now(UTC):%Y-%m-%d %H:%M} UTC", flush=True)
+    rows = []
+    for k in range(first, first + stores):
         report = fairness_report(cal.honest_store(f"store-{seed}-{k}", matches), Criteria())
-        reports.append(report)
-        if progress:
-            print(f"  store {k + 1}: {report.verified.deals} deals, flagged "
-                  f"{[o.name for o in report.verified.flagged] or '-'}, "
-                  f"{time.perf_counter() - started:.0f} s", flush=True)
-    elapsed = time.perf_counter() - started
-    flagged = sum(r.flagged for r in reports)
+        rows.append(store_row(report, k))
+        if jsonl is not None:
+            with open(jsonl, "a", encoding="utf-8") as out:
+                out.write(json.dumps(rows[-1] | {"matches": matches, "seed": seed}) + "\n")
+        print(f"  store {k}: {report.verified.deals} deals, flagged "
+              f"{rows[-1]['flagged_tests'] or '-'}, {time.perf_counter() - started:.0f} s",
+              flush=True)
+    print(f"{time.perf_counter() - started:.0f} s")
+    summarize(rows)
+
+
+def summarize(rows: list[dict[str, Any]]) -> None:
+    """The flag rate of the stores and each test's rate of raw p <= 0.01."""
+    stores = len(rows)
+    flagged = sum(bool(r["flagged"]) for r in rows)
     test = stats.binomtest(flagged, stores, ALPHA)
     ci = test.proportion_ci(0.95)
-    deals = [r.verified.deals for r in reports]
-    print(f"stores: {stores} x {matches} complete matches ({min(deals)}-{max(deals)} deals a "
-          f"store), {elapsed:.0f} s")
+    deals = [r["deals"] for r in rows]
+    print(f"stores: {stores} ({min(deals)}-{max(deals)} deals a store, "
+          f"{sum(deals)} in all; tests a store: {sorted({r['ran'] for r in rows})})")
     print(f"  stores flagged: {flagged}/{stores} = {flagged / stores:.3%} "
           f"(95% CI {ci.low:.3%}-{ci.high:.3%}; binomial test against 1%: p = {test.pvalue:.3g})")
-    print("  tests flagged:", dict(Counter(o.name for r in reports
-                                           for o in r.verified.flagged)) or "-")
-    tests = max((len(r.verified.outcomes) for r in reports), default=0)
-    ran = sorted({sum(o.n > 0 for o in r.verified.outcomes) for r in reports})
-    print(f"  tests a store: {ran} (of {tests} listed)")
-    names = sorted({o.name for r in reports for o in r.verified.outcomes if o.n > 0})
-    for name in names:
-        ps = np.array([o.p_value for r in reports for o in r.verified.outcomes
-                       if o.name == name and o.n > 0])
+    print("  tests flagged:", dict(Counter(n for r in rows for n in r["flagged_tests"])) or "-")
+    for name in sorted({n for r in rows for n in r["p"]}):
+        ps = np.array([r["p"][name] for r in rows if name in r["p"]])
         line = f"  {name:52s} raw p <= 0.01 in {(ps <= ALPHA).mean():6.2%} of {len(ps)}"
         if name in ("slots", "runs") or name.startswith(("seats/", "roles/")):
             line += f"   KS vs uniform p = {stats.kstest(ps, 'uniform').pvalue:.3f}"
         print(line)
     for name in ("dealer-wins", "side-wins"):
-        shares = np.array([r.verified.outcome(name).statistic / r.verified.outcome(name).n
-                           for r in reports if r.verified.outcome(name).n])
-        low = np.mean([r.verified.outcome(name).p_value <= ALPHA for r in reports])
-        print(f"  descriptive {name}: mean share {shares.mean():.2%} (range "
-              f"{shares.min():.2%}-{shares.max():.2%}); raw p <= 0.01 against half in "
-              f"{low:.1%} of the stores (not a test: it would have flagged these)")
-    sys.stdout.flush()
+        wins = np.array([r["wins"][name] for r in rows if r["wins"][name][1]])
+        shares = wins[:, 0] / wins[:, 1]
+        print(f"  descriptive {name}: share {wins[:, 0].sum() / wins[:, 1].sum():.2%} over "
+              f"{int(wins[:, 1].sum())} smazzate (stores {shares.min():.2%}-{shares.max():.2%});"
+              f" raw p <= 0.01 against half in {(wins[:, 2] <= ALPHA).mean():.1%} of the stores")
+
+
+def read_rows(paths: list[str]) -> list[dict[str, Any]]:
+    """The rows of one or more --jsonl files, one per store (a store met twice counted once)."""
+    rows: dict[tuple[int, int, int], dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                row = json.loads(line)
+                rows[(row["seed"], row["matches"], row["store"])] = row
+    return list(rows.values())
 
 
 def _forced(i: int, j: int) -> Maker:
@@ -195,10 +222,15 @@ def main() -> None:
     parser.add_argument("--stores", type=int, default=0,
                         help="honest stores of complete matches (0: the bare-deal null)")
     parser.add_argument("--matches", type=int, default=1_000)
-    parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--first", type=int, default=0, help="the first store's number")
+    parser.add_argument("--jsonl", default=None, help="append each store's row to this file")
+    parser.add_argument("--summarize", nargs="+", default=None, metavar="JSONL",
+                        help="print the summary of the stores in these --jsonl files")
     args = parser.parse_args()
-    if args.stores:
-        store_run(args.stores, args.matches, args.seed, args.progress)
+    if args.summarize:
+        summarize(read_rows(args.summarize))
+    elif args.stores:
+        store_run(args.stores, args.matches, args.seed, args.first, args.jsonl)
     elif args.detect:
         detect(args.scenario or list(SCENARIOS), [int(x) for x in args.ladder.split(",")],
                args.repeats, args.seed)

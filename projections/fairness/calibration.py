@@ -22,11 +22,14 @@ records (domain/record/demo.py: both games, 2 and 4 players, every format, with 
 abandons and rulings), played whole by the bots, their deals read by `deal_records` from the
 events the match records, as `select_deals` reads them from a store. The tests that depend on
 the deals' number, order and winners are calibrated on these, not only on bare deals.
+`hand_shuffled` turns such a store into a club's transcriptions (no seed), and
+`stacked_fifteens` makes one dealer of it stack his 15 in a share of his deals.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from functools import cache
@@ -237,3 +240,39 @@ def honest_store(label: str, matches: int) -> Selection:
         ended += 1
         records += deal_records(f"{label}-{index}", recorded)
     return Selection(tuple(records), ended, matches - ended)
+
+
+def hand_shuffled(selection: Selection) -> Selection:
+    """The same deals as a club's transcriptions: provenance transcribed, no seed."""
+    return replace(selection, records=tuple(replace(r, provenance="transcribed", seed=None)
+                                            for r in selection.records))
+
+
+def _face_fifteen(deck: NDArray[np.uint8], table: list[int]) -> bool:
+    cards = deck[table]
+    return (int((cards % 10 + 1).sum()) == 15 and int((cards % 10 == 0).sum()) < 2
+            and int((cards % 10 == 9).sum()) < 3)
+
+
+def stacked_fifteens(selection: Selection, dealer: int, share: float,
+                     rng: np.random.Generator) -> Selection:
+    """Seat `dealer`, dealing Cirulla, stacks his 15: in `share` of his deals that stand whose
+    four table cards do not add up to 15 at face value (the matta as its 7), the deck becomes
+    one that does (drawn uniformly among them; two aces or three kings, which would go a
+    monte, excluded). share = 0.07 about doubles his 15 (6.4% of the deals that stand)."""
+    last: dict[tuple[str, int], int] = {}
+    for r in selection.records:
+        last[(r.match, r.smazzata)] = max(r.attempt, last.get((r.match, r.smazzata), 0))
+    out = []
+    for r in selection.records:
+        if (r.game == "cirulla" and r.dealer == dealer and r.complete
+                and last[(r.match, r.smazzata)] == r.attempt):
+            _, table = _slots(r.layout, r.dealer)
+            deck = np.frombuffer(r.deck, dtype=np.uint8)
+            if not _face_fifteen(deck, table) and rng.random() < share:
+                while not _face_fifteen(deck := rng.permutation(DECK_SIZE).astype(np.uint8),
+                                        table):
+                    pass
+                r = replace(r, deck=deck.tobytes())
+        out.append(r)
+    return replace(selection, records=tuple(out))

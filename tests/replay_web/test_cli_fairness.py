@@ -16,6 +16,7 @@ from domain.record.events import MatchCreated, MatchEnded
 from projections.fairness.selection import Selection
 from replay_web import cli_fairness
 from tests.projections.conftest import Backend, make_backend
+from tests.projections.fairness.stores import stacked_by_hand
 from tests.replay_web.demo import run, stored_events
 
 SEED = "5eed0000000000000000000000000001"
@@ -89,14 +90,14 @@ def test_the_table_and_the_headline(recorded: Backend) -> None:
     code, out, err = run("fairness", "--database", recorded.url)
     assert code == 0, out + err
     lines = out.splitlines()
-    assert lines[0].startswith("Fairness of the shuffle: ")
+    assert lines[0].startswith("Fairness of the shuffle ")
+    assert lines[1].startswith("Seeded deals: No test flags the ")
+    assert any(line.startswith("Per dealer: ") for line in lines)
     header = next(line for line in lines if line.startswith("test "))
-    assert header.split() == ["test", "method", "n", "statistic", "p", "BH-adjusted", "p",
-                              "verdict"]
-    assert any(line.startswith("slots ") and "1521 degrees of freedom" in line
-               for line in lines)
-    assert any(line.startswith("No test flags the ") for line in lines)
-    assert any(line.startswith("Apart: ") for line in lines)
+    assert header.split() == ["test", "n", "statistic", "p", "BH-adjusted", "p", "verdict"]
+    assert any(line.startswith("slots ") for line in lines)
+    assert "1521 degrees of freedom" in " ".join(out.split())
+    assert "Fairness of the shuffle: " in out and "Apart: " in out
 
 
 def test_a_flag_exits_0_unless_asked_to_fail(recorded: Backend,
@@ -118,6 +119,27 @@ def test_a_flag_exits_0_unless_asked_to_fail(recorded: Backend,
     assert code == 1 and "tests flag the" in out
 
 
+def test_a_dealer_who_stacks_his_15_by_hand_fails_on_flag(recorded: Backend,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1,000 transcribed matches, seat 0's 15 twice as frequent (issue 23): the headline names
+    # it, the JSON says flagged, --fail-on-flag exits 1; --population seeded leaves it aside.
+    stacked = stacked_by_hand()
+    monkeypatch.setattr(cli_fairness, "select_deals", lambda store, criteria, each: stacked)
+    data = _json(recorded)
+    assert data["flagged"] is True and data["populations"] == ["seeded", "transcribed"]
+    assert data["headline"].startswith("Transcribed (hand-shuffled) deals: ")
+    assert "event/cirulla.quindici" in data["headline"]
+    code, out, _ = run("fairness", "--fail-on-flag", "--database", recorded.url)
+    assert code == 1
+    text = " ".join(out.split())   # the headline is wrapped to the width
+    assert "Transcribed (hand-shuffled) deals: " in text
+    assert "event/cirulla.quindici" in text.split("Transcribed (hand-shuffled) deals: ")[1]
+    code, out, _ = run("fairness", "--fail-on-flag", "--population", "seeded", "--database",
+                       recorded.url)
+    assert code == 0 and "nothing was tested" in out
+    assert not _json(recorded, "--population", "seeded")["flagged"]
+
+
 @pytest.mark.parametrize("args", [["--since", "2026-13-01"], ["--ruleset", "redeal"],
                                   ["--since", "2026-02-02", "--until", "2026-02-01"],
                                   ["--alpha", "0"], ["--dealer", " "]])
@@ -125,3 +147,29 @@ def test_bad_input_is_a_usage_problem(recorded: Backend, args: list[str]) -> Non
     code, out, err = run("fairness", *args, "--database", recorded.url)
     assert code == 2, out + err
     assert err.startswith("verbale")
+
+
+QUESTIONS = {
+    "en": ("Does any dealer get the 15, or another suspected event, more often than chance?",
+           "Is every card equally likely at every place in the deal?"),
+    "it": ("Qualche mazziere ha il 15, o un altro evento sospetto, più spesso del caso?",
+           "Ogni carta ha la stessa probabilità in ogni posto della distribuzione?"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_report_reads_headline_first_then_questions_within_the_width(
+        recorded: Backend, language: str) -> None:
+    # issue 23 point 4: before, a test's row was one line of up to ~4,600 characters, the
+    # headline came after the table, and no test said what it asks.
+    code, out, err = run("--lang", language, "fairness", "--database", recorded.url)
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 100
+    seeded = "Seeded deals: " if language == "en" else "Distribuzioni con seed: "
+    first = next(k for k, line in enumerate(lines) if line.strip())
+    assert lines[first + 1].startswith(seeded), lines[:4]
+    text = " ".join(" ".join(line.split()) for line in lines)
+    for asked in QUESTIONS[language]:
+        assert asked in text
+    assert text.index(seeded) < text.index(QUESTIONS[language][1])
