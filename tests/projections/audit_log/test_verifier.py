@@ -245,3 +245,18 @@ def test_heads_that_are_not_the_signed_ones_are_refused(store: MatchStore,
     ran = _run(tmp_path, *args, "--proof", _write(tmp_path / "cut.json", cut))
     assert ran.returncode == 1
     assert ran.stdout == "FAILED the proof's heads are not the ones the checkpoint signed\n"
+
+
+def test_every_cut_of_a_proof_is_refused(store: MatchStore, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Every proof with its last events cut, or its first, each event still in the tree and
+    one chain, is refused: its end is not the signed head, or its start is not event 1."""
+    args, proof = _ruled_proof(store, tmp_path)
+    count = len(proof["events"])
+    cuts = [(0, end) for end in range(1, count)] + [(start, count) for start in range(1, count)]
+    for start, end in cuts:
+        sliced = dict(proof, events=proof["events"][start:end])
+        assert CHECKER.main([*args, "--proof", _write(tmp_path / "s.json", sliced)]) == 1
+        said = capsys.readouterr().out
+        assert ("its last events are missing" in said if start == 0 else
+                "not at its first" in said), (start, end, said)
