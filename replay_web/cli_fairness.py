@@ -90,9 +90,10 @@ def fairness(tournament: str | None, since: date | None, until: date | None,
              provenance: str | None, alpha: float, as_json: bool, fail_on_flag: bool,
              population: str, database: str | None) -> None:
     """Test whether the stored deals look like fair shuffles: card by deal slot and by seat,
-    the events players suspect against their exact probabilities, the dealer's and a side's
-    win rates, runs across a table's deals, repeated seeds and decks. Only ended matches are
-    read; seeded and transcribed (hand-shuffled) deals are tested apart, each with its verdict."""
+    the events players suspect against their exact probabilities, runs across a table's deals,
+    repeated seeds and decks; the dealer's and a side's win shares are shown as figures (they
+    depend on play). Only ended matches are read; seeded and transcribed (hand-shuffled) deals
+    are tested apart, each with its own verdict."""
     if since is not None and until is not None and since > until:
         raise UsageProblem(_("--since {since} is after --until {until}").format(
             since=since.isoformat(), until=until.isoformat()))
