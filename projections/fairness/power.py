@@ -107,5 +107,5 @@ def at_most(p_value: float, alpha: float) -> bool:
     return p_value <= alpha * (1 + TIE)
 
 
-__all__ = ["CEILING", "TIE", "at_most", "Needed", "critical_counts", "deals_needed", "power_at", "power_of",
-           "too_few"]
+__all__ = ["CEILING", "TIE", "Needed", "at_most", "critical_counts", "deals_needed",
+           "power_at", "power_of", "too_few"]
