@@ -101,7 +101,7 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
                                                event=event))
         if state.resolved is not None:
             raise RuleViolation("presa", say("{event} comes before the TrickTaken and "
-                                             "CardsDrawn of the trick just completed",
+                                             "CardsDrawn of the mano just completed",
                                              event=event))
         if state.turn is not None and event.seat != state.turn:
             raise RuleViolation("turno", say("seat {seat} played out of turn: seat {to_move} "
@@ -154,7 +154,7 @@ def _fold_deal(state: BriscolaState, event: SmazzataDealt) -> BriscolaState:
 def _trick_taken(state: BriscolaState, event: TrickTaken) -> BriscolaState:
     """The trick on the table taken: checked against what `play` gave."""
     if state.resolved is None or not state.table:
-        raise RuleViolation("presa", say("{event}: no trick is complete on the table",
+        raise RuleViolation("presa", say("{event}: no mano is complete on the table",
                                          event=event))
     _check_trick(state.resolved, event)
     return trick_taken(state)
@@ -164,7 +164,7 @@ def _drawn(state: BriscolaState, event: CardsDrawn) -> BriscolaState:
     """The draws after the trick just taken: checked against what `play` gave."""
     if state.resolved is None or state.table:
         raise RuleViolation("pesca", say("{event}: no draw is due (the cards are drawn after "
-                                         "a trick is taken, while the stock lasts)",
+                                         "a mano is taken, while the stock lasts)",
                                          event=event))
     _check_draws(state.resolved, event)
     return state.resolved
