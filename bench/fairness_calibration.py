@@ -44,7 +44,7 @@ from scipy import stats  # type: ignore[import-untyped]
 from projections.fairness import calibration as cal
 from projections.fairness.battery import ALPHA, BatteryReport
 from projections.fairness.columns import DealColumns
-from projections.fairness.report import FairnessReport, fairness_report
+from projections.fairness.report import SEEDED, FairnessReport, fairness_report
 from projections.fairness.selection import Criteria
 
 CONTINUOUS = ("slots", "seats/cirulla/2/uno-alla-volta", "roles/cirulla/2/uno-alla-volta",
@@ -88,7 +88,10 @@ def null_run(audits: int, n: int, source: str, seed: int) -> None:
 def store_row(report: FairnessReport, store: int) -> dict[str, object]:
     """One store's figures for the summary: its deals, flagged tests, every test's raw p."""
     battery = report.verified
+    dealers = report.population(SEEDED).dealers
+    named = [[c.dealer, c.event] for c in dealers.flagged] if dealers is not None else None
     return {"store": store, "deals": battery.deals, "flagged": report.flagged,
+            "dealers_flagged": named,
             "flagged_tests": [o.name for o in battery.flagged],
             "p": {o.name: o.p_value for o in battery.outcomes if o.n > 0},
             "ran": sum(o.n > 0 for o in battery.outcomes),
@@ -127,6 +130,15 @@ def summarize(rows: list[dict[str, Any]]) -> None:
     print(f"  stores flagged: {flagged}/{stores} = {flagged / stores:.3%} "
           f"(95% CI {ci.low:.3%}-{ci.high:.3%}; binomial test against 1%: p = {test.pvalue:.3g})")
     print("  tests flagged:", dict(Counter(n for r in rows for n in r["flagged_tests"])) or "-")
+    viewed = [r for r in rows if r.get("dealers_flagged") is not None]
+    if viewed:
+        named = sum(bool(r["dealers_flagged"]) for r in viewed)
+        either = sum(bool(r["dealers_flagged"]) or bool(r["flagged"]) for r in viewed)
+        print(f"  of {len(viewed)} stores with the per-dealer view: a dealer named (Holm) in "
+              f"{named} (binomial test against 1%: p = "
+              f"{stats.binomtest(named, len(viewed), ALPHA).pvalue:.3g}); the battery or a "
+              f"dealer in {either}:",
+              [r["dealers_flagged"] for r in viewed if r["dealers_flagged"]] or "-")
     for name in sorted({n for r in rows for n in r["p"]}):
         ps = np.array([r["p"][name] for r in rows if name in r["p"]])
         line = f"  {name:52s} raw p <= 0.01 in {(ps <= ALPHA).mean():6.2%} of {len(ps)}"

@@ -10,7 +10,7 @@ from scipy import stats as sp  # type: ignore[import-untyped]
 
 from projections.fairness import calibration as cal
 from projections.fairness.deals import DealRecord
-from projections.fairness.report import fairness_report
+from projections.fairness.report import SEEDED, fairness_report
 from projections.fairness.selection import Criteria
 from projections.fairness.suspected import catalogued_events
 from tests.projections.fairness.stores import CHEAT, honest, stacked_by_hand
@@ -41,6 +41,11 @@ def test_honest_complete_match_stores_flag_at_the_nominal_rate() -> None:
     # at most the 99.9% point of Binomial(STORES, 1%): BH keeps the family-wise rate at 1%
     assert flagged <= sp.binom.ppf(0.999, STORES, 0.01), [
         [o.name for o in r.verified.flagged] for r in reports if r.flagged]
+    # the per-dealer view names a dealer (Holm over his cells) no more often
+    views = [r.population(SEEDED).dealers for r in reports]
+    named = sum(bool(v.flagged) for v in views if v is not None)
+    assert named <= sp.binom.ppf(0.999, STORES, 0.01), [
+        [(c.dealer, c.event) for c in v.flagged] for v in views if v is not None and v.flagged]
     slots = [r.verified.outcome("slots").p_value for r in reports]
     assert sp.kstest(slots, "uniform").pvalue > 0.001
 
