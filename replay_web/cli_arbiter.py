@@ -146,7 +146,7 @@ def passwd(name: str, password_stdin: bool, new_key: bool, database: str | None)
 @click.argument("name")
 @database_option
 def remove(name: str, database: str | None) -> None:
-    """Remove an arbiter's account."""
+    """Remove an arbiter's account: their logins to the viewer end at once."""
     with accounts(database) as engine:
         if not any(a.name == name for a in arbiters(engine)):
             remove_arbiter(engine, name)   # the refusal: no such arbiter

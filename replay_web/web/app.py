@@ -20,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import Engine
@@ -32,6 +32,7 @@ from replay_web.web.records import Replays, StoreReplays
 from replay_web.web.rendered import KEPT_ANSWERS, KeptFindings, RecentRows, RenderedAnswers
 
 DEFAULT_LANGUAGE = "it"
+HSTS_SECONDS = 365 * 24 * 3600
 SUITS = ("italian", "french")
 
 
@@ -75,6 +76,7 @@ def create_app(database: str | None = None, *, replays: Replays | None = None,
                       WTF_CSRF_TIME_LIMIT=None)
     if config:
         app.config.update(config)
+    _behind_proxy(app)
     app.extensions["verbale"] = _services(database, replays, secret)
     # VERBALE_KEPT_ANSWERS: megabytes of answers kept; 0 renders every answer (the benchmark
     # measures both ways)
@@ -92,14 +94,45 @@ def create_app(database: str | None = None, *, replays: Replays | None = None,
     return app
 
 
+def _behind_proxy(app: Flask) -> None:
+    """Behind a TLS proxy (VERBALE_BEHIND_PROXY, `verbale serve --behind-proxy`): the client's
+    address, scheme and host are the proxy's X-Forwarded-For, -Proto and -Host, as set by the
+    last VERBALE_PROXY_HOPS proxies (Werkzeug's ProxyFix); every cookie is Secure and HTTPS
+    answers carry HSTS (`_headers`). Otherwise those headers are anyone's to write: unread."""
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    behind = app.config.get("VERBALE_BEHIND_PROXY")
+    if behind is None:
+        behind = _setting("VERBALE_BEHIND_PROXY", os.environ.get("VERBALE_BEHIND_PROXY", "0"))
+    app.config["VERBALE_BEHIND_PROXY"] = bool(behind)
+    if not behind:
+        return
+    hops = app.config.get("VERBALE_PROXY_HOPS", os.environ.get("VERBALE_PROXY_HOPS", "1"))
+    if not str(hops).isdigit() or not 1 <= int(hops) <= 10:
+        raise ValueError(f"VERBALE_PROXY_HOPS={hops}: expected a whole number from 1 to 10")
+    app.config.update(VERBALE_PROXY_HOPS=int(hops), SESSION_COOKIE_SECURE=True,
+                      PREFERRED_URL_SCHEME="https")
+    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(hops),  # type: ignore[method-assign]
+                            x_proto=int(hops), x_host=int(hops))
+
+
+def _setting(name: str, value: str) -> bool:
+    """A yes/no setting from the environment; ValueError naming it for anything else."""
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("", "0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name}={value}: expected 1, true, yes, on, or 0, false, no, off")
+
+
 def _services(database: str | None, replays: Replays | None,
               secret: bytes | None) -> Services:
     if replays is not None:
         return Services(replays, None, None, secret or b"\0" * 32)
     from projections.accounts import site_secret
+    from projections.login_brakes import ensure_brakes
     from projections.read_models.engine import read_model_engine
     from projections.store.config import database_url
-    from projections.login_brakes import ensure_brakes
     from projections.web_sessions import ensure_sessions
 
     url = database or database_url()
@@ -156,6 +189,8 @@ def _headers(response: Response) -> Response:
     headers.setdefault("Content-Security-Policy",
                        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
                        f"script-src 'self'; object-src 'none'; frame-ancestors {framing}")
+    if request.is_secure and current_app.config.get("VERBALE_BEHIND_PROXY"):
+        headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
     if g.get("private", False):
         headers["Cache-Control"] = "private, no-store"
         headers["Vary"] = "Cookie"

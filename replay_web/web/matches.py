@@ -246,13 +246,16 @@ def step_url(match_id: UUID | str, step: int, endpoint: str = "matches.match") -
 @blueprint.get("/preferences")
 def preferences() -> ResponseReturnValue:
     """The language and suit switches: set the cookie, go back where the user was."""
+    from flask import current_app
+
     from replay_web.web.redirects import safe_next
     response = redirect(safe_next(request.args.get("next")))
+    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE"))   # behind a TLS proxy
     for name, allowed in (("lang", ("it", "en")), ("suits", ("italian", "french"))):
         value = request.args.get(name)
         if value in allowed:
             response.set_cookie(name, value, max_age=365 * 24 * 3600, samesite="Lax",
-                                httponly=True)
+                                httponly=True, secure=secure)
     return response
 
 
