@@ -13,7 +13,8 @@ The stored tables and their position are read in one snapshot (PostgreSQL: a REP
 transaction; SQLite: one read transaction), so a projection running meanwhile cannot make a
 difference appear. Lag is not tampering: the events stored after the tracked position are counted
 (`behind`), and a position past the log's end (`ahead`: events the tables were folded from are no
-longer in the log) is reported on its own. Tables of another layout, or none, are `built` False:
+longer in the log) is a difference of `rm_tracking`'s position, with the log's last event as
+the value the record gives. Tables of another layout, or none, are `built` False:
 nothing to compare (`verbale project` builds them).
 """
 
@@ -132,8 +133,12 @@ def compare(store: MatchStore, engine: Engine, batch: int = BATCH,
                     rows += len(stored_rows)
                     differences.extend(_differences(table, _rows(expected, table),
                                                     stored_rows))
-    return Comparison(True, None if position is None else int(position), head,
-                      len(folded_tables()), rows, tuple(differences))
+    at = None if position is None else int(position)
+    if (at or 0) > head:   # folded from events the log no longer holds
+        differences.append(Difference(Tracked.__tablename__,
+                                      (("application_name", store.name),), DIFFERS,
+                                      "notification_id", head, at))
+    return Comparison(True, at, head, len(folded_tables()), rows, tuple(differences))
 
 
 def _head(store: MatchStore) -> int:

@@ -135,6 +135,9 @@ def test_read_model_position_past_the_log_is_named(backend: Backend) -> None:
         execute(backend, "UPDATE {0} SET notification_id = ?", (head + 7,), "rm_tracking")
         found = compare(store, engine)
         assert found.ahead == 7 and found.behind == 0 and not found.agrees
+        assert found.differences == (Difference(
+            "rm_tracking", (("application_name", store.name),), DIFFERS, "notification_id",
+            head, head + 7),)
 
 
 def test_no_read_models_is_not_built(backend: Backend) -> None:
