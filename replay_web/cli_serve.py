@@ -45,7 +45,10 @@ def serve(host: str, port: int, threads: int, behind_proxy: bool, proxy_hops: in
         pass   # caught up (or said how far behind) before the first request
     app = create_app(database, config={"VERBALE_BEHIND_PROXY": behind_proxy,
                                        "VERBALE_PROXY_HOPS": proxy_hops})
-    server = create_server(app, host=host, port=port, threads=threads, ident="verbale")
+    # waitress drops every X-Forwarded-* header it is not told to trust; behind the proxy,
+    # ProxyFix (create_app) reads them, trusting the last --proxy-hops entries only.
+    server = create_server(app, host=host, port=port, threads=threads, ident="verbale",
+                           clear_untrusted_proxy_headers=not behind_proxy)
     bound_port = server.effective_port
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     click.echo(_("verbale viewer: http://{host}:{port}/ (Ctrl-C stops it)").format(

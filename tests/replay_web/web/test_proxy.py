@@ -167,8 +167,9 @@ def test_serve_behind_proxy_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         def close(self) -> None:
             return None
 
-    def create_server(app: Flask, **_kwargs: object) -> Server:
+    def create_server(app: Flask, **kwargs: object) -> Server:
         made.append(app)
+        assert kwargs["clear_untrusted_proxy_headers"] is False   # left to ProxyFix
         return Server()
 
     monkeypatch.setattr("waitress.server.create_server", create_server)
@@ -182,3 +183,40 @@ def test_serve_behind_proxy_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         assert [(a.config["VERBALE_BEHIND_PROXY"], a.config["VERBALE_PROXY_HOPS"])
                 for a in made] == [(True, 2)]
         close_app(made[0])
+
+
+def test_through_the_real_server(tmp_path: Path) -> None:
+    """`verbale serve --behind-proxy` itself (waitress in a process of its own, any free port):
+    the proxy's headers reach the app (waitress drops them unless told not to) and the answer
+    is HTTPS's: Secure cookie, HSTS. Without the option, the same headers change nothing."""
+    for backend in make_backend("sqlite", tmp_path):
+        code, out, err = run("simulate", "matches", "--store", "--count", "1",
+                             "--database", backend.url)
+        assert code == 0, out + err
+        for option, secure in (("--behind-proxy", True), (None, False)):
+            headers = _served(backend.url, option)
+            assert ("Strict-Transport-Security" in headers) is secure, headers
+            assert ("Secure" in headers.get("Set-Cookie", "")) is secure, headers
+
+
+def _served(url: str, option: str | None) -> dict[str, str]:
+    import http.client
+    import re
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", "from replay_web.cli import main; main()", "serve",
+               "--port", "0", "--database", url] + ([option] if option else [])
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as server:
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()   # printed once the socket listens
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            assert found is not None, line
+            conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+            conn.request("GET", "/preferences?lang=en&next=/", headers=FORWARDED)
+            answer = conn.getresponse()
+            conn.close()
+            return dict(answer.getheaders())
+        finally:
+            server.terminate()
