@@ -121,10 +121,10 @@ class PublicReport:
 
 
 def too_few_sentence(deals: int, minimum: int) -> Said:
-    return say("Only {deals} deals match the selection, fewer than {minimum}: a figure per card "
-               "or per position over so few deals could reveal the cards of a single deal, so "
-               "nothing is shown per position. Widen the selection.", deals=deals,
-               minimum=minimum)
+    return say("Too few deals for a public figure: {deals} selected, fewer than the minimum of "
+               "{minimum}. A figure per card or per position over so few deals could reveal the "
+               "cards of a single deal, so nothing is shown per position. Widen the selection.",
+               deals=deals, minimum=minimum)
 
 
 def whole_report(report: FairnessReport, minimum: int) -> PublicReport:

@@ -55,10 +55,11 @@ def notices(public: PublicReport) -> dict[str, Notice]:
         whole = tests = ""
         if public.whole(population):
             deals = next(w.deals for w in public.withheld if w.population == population)
-            whole = gettext("Only %(deals)s deals, fewer than %(minimum)s: a figure per card or "
-                            "per position over so few deals could reveal the cards of a single "
-                            "deal, so nothing is shown per position. Widen the selection.",
-                            deals=deals, minimum=public.minimum)
+            whole = gettext("Too few deals for a public figure: %(deals)s selected, fewer than "
+                            "the minimum of %(minimum)s. A figure per card or per position over "
+                            "so few deals could reveal the cards of a single deal, so nothing is "
+                            "shown per position. Widen the selection.", deals=deals,
+                            minimum=public.minimum)
         withheld = public.tests_withheld(population)
         if withheld:
             tests = gettext("Left out, each counted on fewer than %(minimum)s deals (a figure "

@@ -83,10 +83,11 @@ def test_anyone_else_gets_the_public_report(recorded: Backend, stranger: str) ->
     assert data["privacy"]["withheld"][0] == {"population": "seeded", "deals": deals,
                                               "whole": True, "tests": []}
     assert _shown_tests(data) == [] and data["verified"]["descriptive"] == []
-    assert data["headline"].startswith(f"Only {deals} deals match the selection, fewer than 40")
+    assert data["headline"].startswith(
+        f"Too few deals for a public figure: {deals} selected, fewer than the minimum of 40.")
     code, out, err = run("fairness", "--database", stranger)
     assert code == 0, out + err
-    assert "fewer than 40" in out and "standard deviations" not in out and "slot" not in out
+    assert "minimum of 40" in out and "standard deviations" not in out and "slot" not in out
 
 
 def test_the_owner_can_see_what_the_public_sees(recorded: Backend) -> None:

@@ -64,7 +64,7 @@ def test_below_the_minimum_nothing_shown_depends_on_the_cards(
     assert _public_json(one, minimum) == _public_json(other, minimum)
     dealers = shown.report.population("seeded").dealers
     assert dealers is not None and dealers.cells == () and dealers.dealers == ()
-    assert "fewer than" in str(shown.headline())
+    assert f"fewer than the minimum of {minimum}" in str(shown.headline())
     # the owner sees the whole report, which does depend on the cards
     assert privacy.whole_report(_report(one), minimum).report.verified.outcomes
 
