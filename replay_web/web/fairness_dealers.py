@@ -152,10 +152,10 @@ def groups(battery: BatteryReport) -> list[Group]:
 
 def _method(kind: str, tests: list[tuple[Outcome, bool]]) -> str:
     if kind == "event":   # one method, each event against its own probability
-        return gettext("Exact two-sided binomial test of each event's count against its exact "
+        return str(gettext("Exact two-sided binomial test of each event's count against its exact "
                        "probability; Benjamini-Hochberg over the whole battery; 'noise' when "
                        "the deals are fewer than one dealer needs for 80%% power against a "
-                       "doubled rate.")
+                       "doubled rate."))
     return " ".join(dict.fromkeys(said(o.method) for o, _ in tests))
 
 
