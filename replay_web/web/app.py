@@ -77,6 +77,8 @@ def create_app(database: str | None = None, *, replays: Replays | None = None,
     if config:
         app.config.update(config)
     _behind_proxy(app)
+    from replay_web.web.login_gate import set_budgets
+    set_budgets(app)
     app.extensions["verbale"] = _services(database, replays, secret)
     # VERBALE_KEPT_ANSWERS: megabytes of answers kept; 0 renders every answer (the benchmark
     # measures both ways)

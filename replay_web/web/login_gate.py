@@ -11,7 +11,8 @@ point 9): it slows a guesser and never locks the arbiter out.
   the same address (a club behind one NAT), does not slow it. From a new browser, someone
   else's failures delay the arbiter by a cap at most.
 - **The hash budget.** Checking a password costs a scrypt hash (~0.1-0.2 s of CPU). A token
-  bucket per process bounds the hashes per second (VERBALE_LOGIN_HASHES_PER_SECOND, default 2;
+  bucket per process bounds the hashes per second (VERBALE_LOGIN_HASHES_PER_SECOND, in the
+  app's config or the environment, default 2;
   a burst of twice that); over it the answer is 429 with Retry-After and nothing is hashed.
   Browsers that logged in before and rulings' signatures (an arbiter logged in) draw on a
   reserve of their own (RESERVE_PER_SECOND), so a flood of strangers' attempts leaves them
@@ -25,11 +26,12 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import os
 import secrets
 import threading
 from dataclasses import dataclass, field
 
-from flask import current_app, request
+from flask import Flask, current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.wrappers import Response
 
@@ -80,13 +82,22 @@ class Budgets:
                                                                    2 * RESERVE_PER_SECOND))
 
 
+def set_budgets(app: Flask) -> None:
+    """The app's hash budgets, from its config or the environment (create_app); ValueError
+    naming VERBALE_LOGIN_HASHES_PER_SECOND if it is not a number from 0.1 to 1000."""
+    name = "VERBALE_LOGIN_HASHES_PER_SECOND"
+    text = str(app.config.get(name, os.environ.get(name, HASHES_PER_SECOND)))
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = math.nan
+    if not 0.1 <= rate <= 1000:
+        raise ValueError(f"{name}={text}: expected a number of hashes a second, 0.1 to 1000")
+    app.extensions["verbale_hash_budgets"] = Budgets(HashBudget(rate, max(2.0, 2 * rate)))
+
+
 def _budgets() -> Budgets:
-    found = current_app.extensions.get("verbale_hash_budgets")
-    if found is None:
-        rate = float(current_app.config.get("VERBALE_LOGIN_HASHES_PER_SECOND",
-                                            HASHES_PER_SECOND))
-        found = current_app.extensions.setdefault(
-            "verbale_hash_budgets", Budgets(HashBudget(rate, max(2.0, 2 * rate))))
+    found = current_app.extensions["verbale_hash_budgets"]
     assert isinstance(found, Budgets)
     return found
 

@@ -200,3 +200,15 @@ def test_the_hashes_per_second_are_bounded(site: tuple[Flask, Clock],
     assert len(hashes) == len(seen) - len(refused) < 10
     clock.now += 10.0   # the budget fills again with time
     assert attempt(app.test_client(), "10.2.0.1", name="altro")[0] == 200
+
+
+def test_the_budget_is_set_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay_web.web.records import HeldReplays
+
+    monkeypatch.setenv("VERBALE_LOGIN_HASHES_PER_SECOND", "5")
+    app = create_app(replays=HeldReplays({}), secret=b"b" * 32)
+    assert app.extensions["verbale_hash_budgets"].anyone.rate == 5.0
+    for bad in ("many", "0", "nan"):
+        monkeypatch.setenv("VERBALE_LOGIN_HASHES_PER_SECOND", bad)
+        with pytest.raises(ValueError, match=f"VERBALE_LOGIN_HASHES_PER_SECOND={bad}"):
+            create_app(replays=HeldReplays({}), secret=b"b" * 32)
