@@ -169,3 +169,17 @@ def test_a_store_made_before_sessions_still_logs_in(store: Store) -> None:
         assert _arbiter_api(client, store) == 200
     finally:
         close_app(app)
+
+
+def test_a_login_lasts_a_day(store: Store) -> None:
+    from projections.web_sessions import SESSION_SECONDS
+
+    now = [1_800_000_000.0]
+    for app in store.apps:
+        app.extensions["verbale"].clock = lambda: now[0]
+    client = _logged_in(store.apps[0])
+    now[0] += SESSION_SECONDS - 1
+    assert _arbiter_api(client, store) == 200
+    now[0] += 2
+    assert _arbiter_api(client, store) == 403
+    assert _arbiter_api(_with_cookie(store.apps[1], _saved_cookie(client)), store) == 403
