@@ -1,6 +1,7 @@
-"""The no-leak property over HTTP, extended to /fairness and every combination of its filters
-(issue 23 point 5), on the demo store in SQLite and PostgreSQL: it has matches ended by timeout
-and by abandon, cappotti and redealt attempts, whose cards were never all seen.
+"""The no-leak property over HTTP, extended to /fairness (and its printable report) and every
+combination of its filters (issue 23 point 5), on the demo store in SQLite and PostgreSQL: it
+has matches ended by timeout and by abandon, cappotti and redealt attempts, whose cards were
+never all seen.
 
 For any filters a visitor may type (tournament, days, game, ruleset options, dealer,
 provenance, level, language):
@@ -10,7 +11,7 @@ provenance, level, language):
 - the cards never seen of the selected deals (hidden from the public at the end of their
   smazzata: tests/replay_web/web/leak_tools.py `hidden_at`) reach the public only through
   figures over at least 40 deals: permuting them among their places in every deal of a
-  population shown as "too few" leaves the page byte-identical.
+  population shown as "too few" leaves the page and the printable report byte-identical.
 test_no_leak.py is the same property over the match pages and their JSON."""
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ Key = tuple[str, int, int]
 """A deal: its match, smazzata and attempt (as DealRecord has them)."""
 COVERED: Counter[str] = Counter()
 _NAMES = re.compile(r'(?:data-test|id)="([^"]+)"')
+_PRINTED = re.compile(r'<table class="fairness-tests"[^>]*>.*?</table>', re.S)
+_PRINTED_N = re.compile(r'<tr class="[a-z]*"><td>[^<]*</td><td class="num">(\d+)</td>')
 _FIGURE = re.compile(r'<svg [^>]*id="([^"]+)"')
 _SECTION = re.compile(r'<section class="battery" id="battery-([a-z]+)">(.*?)</section>', re.S)
 _CODES = {card.code for card in DECK}
@@ -131,9 +134,9 @@ def queries(facts: Store) -> st.SearchStrategy[dict[str, str]]:
         lambda pair: {k: v for k, v in pair[0].items() if v is not None} | pair[1])
 
 
-def _get(app: Flask, query: dict[str, str]) -> str:
+def _get(app: Flask, query: dict[str, str], path: str = "/fairness") -> str:
     page._KEPT.reports.clear()
-    response = app.test_client().get("/fairness?" + urlencode(query))
+    response = app.test_client().get(f"{path}?" + urlencode(query))
     assert response.status_code == 200, query
     return response.get_data(as_text=True)
 
@@ -205,6 +208,10 @@ def test_fairness_never_shows_a_figure_over_too_few_deals_nor_an_unseen_card(
         assert 'id="battery-' not in html and "<svg" not in html
         COVERED["refused"] += 1
         return
+    printed = _get(demo_app, query, "/fairness/print")
+    counted = [int(n) for table in _PRINTED.findall(printed) for n in _PRINTED_N.findall(table)]
+    assert all(n >= MIN_DEALS for n in counted), (query, counted)
+    COVERED["printed tests"] += len(counted)
     selection = select_deals(demo_app.extensions["verbale"].store, form.criteria)
     owner = fairness_report(selection, form.criteria, form.alpha)
     counts = {key: {o.name: o.n for o in (*battery.outcomes, *battery.descriptive)}
@@ -225,7 +232,9 @@ def test_fairness_never_shows_a_figure_over_too_few_deals_nor_an_unseen_card(
                         random.Random(seed))
         with mock.patch.object(page, "select_deals", swap):
             again = _get(demo_app, query)
+            printed_again = _get(demo_app, query, "/fairness/print")
         assert again == html, query
+        assert printed_again == printed, query
         COVERED["swapped"] += 1
 
 
