@@ -5,7 +5,9 @@ viewer's answers byte-identical (the arbiter's change).
 
 The matches are tests/domain/record/live.py's random live matches, each served at a table with
 the visibility options of the case (they decide what is seen, never a move); the hidden cards
-are the domain's (tests/domain/test_observation.py `hidden_from`, tests/.../leak_tools.py)."""
+are the domain's (tests/domain/test_observation.py `hidden_from`, tests/.../leak_tools.py).
+test_no_leak_fairness.py extends the property to /fairness and every combination of its
+filters: no figure over fewer deals than the minimum population, no unseen card."""
 
 from __future__ import annotations
 
