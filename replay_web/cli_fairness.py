@@ -1,9 +1,10 @@
 """`verbale fairness`: the fairness battery over a selection of stored deals
 (projections/fairness, docs/fairness.md "The report").
 
-A rich table on a terminal (plain aligned columns otherwise): per test its method, n, statistic,
-p-value, Benjamini-Hochberg adjusted p-value and the verdict sentence; then the headline. The
-transcribed deals follow in a table of their own. `--json` prints the report's documented shape.
+Printed as a director reads it (cli_fairness_text.py, with rich, wrapped to the terminal's width
+or to 100 columns): the headline first (the verdict per population and per dealer), then per
+kind of test its question in plain words, its method and its figures. `--json` prints the
+report's documented shape.
 
 Exit code: 0 when the report was made, flagged or not. A flag is a finding for an arbiter to
 read (a fair store flags about one report in a hundred at alpha = 0.01), not a failed check:
@@ -20,21 +21,27 @@ from datetime import date
 import click
 
 from domain.record.events import PROVENANCES
-from projections.fairness.battery import ALPHA, BatteryReport, Outcome, p_text
+from projections.fairness.battery import ALPHA
+from projections.fairness.privacy import (
+    PrivacyError,
+    PublicReport,
+    min_deals,
+    public_report,
+    whole_report,
+)
 from projections.fairness.report import (
     POPULATIONS,
-    TRANSCRIBED,
     FairnessReport,
     fairness_report,
 )
 from projections.fairness.selection import Criteria, SelectionError, ruleset_option, select_deals
+from projections.store.ownership import owns_store
+from replay_web import cli_fairness_text
 from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_database import open_store
-from replay_web.i18n import _, ngettext, translate, translate_error
+from replay_web.i18n import _, translate_error
 from replay_web.progress import progress
-from replay_web.tables import Grid, echo_json, show
-
-_NUMERIC = (2, 3, 4, 5)
+from replay_web.tables import echo_json
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -84,11 +91,14 @@ def _options(_ctx: click.Context, param: click.Parameter,
               help="The populations whose flags decide the headline, the JSON 'flagged' and "
                    "--fail-on-flag: the seeded deals, the transcribed (hand-shuffled) ones, "
                    "or all.")
+@click.option("--public", "as_public", is_flag=True,
+              help="Show the report as the public sees it (no figure over fewer deals than "
+                   "the minimum population), even to the store's owner.")
 @database_option
 def fairness(tournament: str | None, since: date | None, until: date | None,
              game: str | None, options: tuple[tuple[str, str], ...], dealer: str | None,
              provenance: str | None, alpha: float, as_json: bool, fail_on_flag: bool,
-             population: str, database: str | None) -> None:
+             population: str, as_public: bool, database: str | None) -> None:
     """Test whether the stored deals look like fair shuffles: card by deal slot and by seat,
     the events players suspect against their exact probabilities, runs across a table's deals,
     repeated seeds and decks; the dealer's and a side's win shares are shown as figures (they
@@ -99,76 +109,34 @@ def fairness(tournament: str | None, since: date | None, until: date | None,
             since=since.isoformat(), until=until.isoformat()))
     criteria = Criteria(tournament=tournament, since=since, until=until, game=game,
                         ruleset=options, dealer=dealer, provenance=provenance)
+    try:
+        minimum = min_deals()
+    except PrivacyError as error:
+        raise UsageProblem(translate_error(error)) from None
     store = open_store(database, read_only=True)
     try:
+        # Anyone but the store's owner gets the public's report (docs/fairness.md, "What the
+        # public sees").
+        owner = owns_store(store) and not as_public
         selection = select_deals(store, criteria, lambda matches: progress(
             matches, len(matches), _("reading deals")))
     except SelectionError as error:
         raise UsageProblem(translate_error(error)) from None
     finally:
         store.close()
-    report = fairness_report(selection, criteria, alpha,
-                             POPULATIONS if population == "all" else (population,))
+    whole = fairness_report(selection, criteria, alpha,
+                            POPULATIONS if population == "all" else (population,))
+    shown = whole_report(whole, minimum) if owner else public_report(whole, minimum)
+    report = shown.report
     if as_json:
-        echo_json(report.as_dict())
+        echo_json(shown.as_dict())
     else:
-        render(report)
+        render(report, shown)
     if fail_on_flag and report.flagged:
         sys.exit(1)
 
 
-def render(report: FairnessReport) -> None:
-    """The report as tables and sentences."""
-    click.echo(scope(report))
-    verified = report.verified
-    if verified.deals:
-        show(Grid(headers(), [row(o) for o in verified.outcomes if o.n > 0], _NUMERIC,
-                  title=_("Deals whose shuffle can be checked (seeded)")))
-        descriptive_lines(verified)
-    click.echo(translate(report.headline()))
-    click.echo(apart_line(report))
-    if report.transcribed.deals:
-        show(Grid(headers(), [row(o) for o in report.transcribed.outcomes if o.n > 0],
-                  _NUMERIC, title=_("Transcribed deals (hand-shuffled): no seed to check, "
-                                    "tested as written down")))
-        descriptive_lines(report.transcribed)
-        click.echo(translate(report.population(TRANSCRIBED).headline()))
-
-
-def descriptive_lines(battery: BatteryReport) -> None:
-    """The figures that depend on play (the win shares): described, never a test."""
-    for outcome in battery.descriptive:
-        if outcome.n > 0:
-            click.echo(translate(outcome.verdict))
-
-
-def scope(report: FairnessReport) -> str:
-    deals = ngettext("{n} deal", "{n} deals", report.verified.deals).format(
-        n=report.verified.deals)
-    matches = ngettext("{n} ended match", "{n} ended matches", report.matches).format(
-        n=report.matches)
-    text = _("Fairness of the shuffle: {deals} to test, from {matches}.").format(
-        deals=deals, matches=matches)
-    if report.in_progress:
-        text += " " + ngettext(
-            "{n} match in progress is left out until it ends (its hands are not public).",
-            "{n} matches in progress are left out until they end (their hands are not "
-            "public).", report.in_progress).format(n=report.in_progress)
-    return text
-
-
-def apart_line(report: FairnessReport) -> str:
-    return _("Apart: {transcribed} transcribed or unseeded deals with every card known, and "
-             "{incomplete} with unknown cards (counted, not tested).").format(
-        transcribed=report.transcribed.deals, incomplete=report.incomplete)
-
-
-def headers() -> list[str]:
-    return [_("test"), _("method"), _("n"), _("statistic"), _("p"), _("BH-adjusted p"),
-            _("verdict")]
-
-
-def row(outcome: Outcome) -> list[str]:
-    return [outcome.name, translate(outcome.method), str(outcome.n),
-            f"{outcome.statistic:.4g}", p_text(outcome.p_value), p_text(outcome.adjusted),
-            translate(outcome.verdict)]
+def render(report: FairnessReport, shown: PublicReport | None = None) -> None:
+    """The report as a director reads it (`shown`: what of it this reader may see): headline
+    first, then each test's question, method and figures (cli_fairness_text.py)."""
+    cli_fairness_text.render(report, shown)

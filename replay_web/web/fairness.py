@@ -28,6 +28,7 @@ from projections.fairness.report import FairnessReport, fairness_report
 from projections.fairness.selection import Criteria, SelectionError, ruleset_option, select_deals
 from projections.store.app import MatchStore
 from replay_web.i18n import translate
+from replay_web.web import fairness_privacy
 from replay_web.web.app import services
 from replay_web.web.fairness_svg import bars_svg, heatmap_svg, intervals_svg
 
@@ -61,10 +62,16 @@ def fairness() -> ResponseReturnValue:
     if store is None:
         abort(404)
     form = read_form(request.args)
-    report = None if form.errors else _report(store, form)
+    # The reader's view of the report: nothing over fewer deals than the minimum population
+    # for the public (fairness_privacy.py).
+    public = None if form.errors else fairness_privacy.shown(_report(store, form))
+    report = public.report if public is not None else None
+    from replay_web.web.fairness_dealers import page_context  # it imports this module
     return render_template("fairness.html", form=form, report=report, games=GAMES,
-                           headline=said(report.headline()) if report is not None else "",
+                           **page_context(public),
+                           headline=said(public.headline()) if public is not None else "",
                            provenances=PROVENANCES,
+                           notices=fairness_privacy.notices(public) if public else {},
                            sections=_sections(report) if report is not None else [])
 
 

@@ -11,7 +11,9 @@ from html import unescape
 
 from flask.testing import FlaskClient
 
+from projections.fairness.questions import kind_of, order
 from tests.replay_web.demo import Demo, run
+from tests.replay_web.web.conftest import as_arbiter
 
 
 def _page(client: FlaskClient, query: str = "") -> str:
@@ -21,7 +23,8 @@ def _page(client: FlaskClient, query: str = "") -> str:
 
 
 def _cli(demo: Demo, *args: str) -> dict[str, object]:
-    code, out, err = run("fairness", *args, "--json", "--database", demo.url)
+    """The report as the public sees it (`--public`: the page is public)."""
+    code, out, err = run("fairness", *args, "--json", "--public", "--database", demo.url)
     assert code == 0, out + err
     data: dict[str, object] = json.loads(out)
     return data
@@ -41,7 +44,8 @@ def test_the_page_is_public_and_agrees_with_the_command(client: FlaskClient,
     headline = re.search(r'id="fairness-headline">([^<]+)<', html)
     assert headline is not None and unescape(headline.group(1)) == data["headline"]
     ran = [t for t in verified["tests"] if t["n"] > 0]
-    assert _tests(html) == [t["name"] for t in ran]
+    # grouped by the question they answer, in the report's order (questions.py)
+    assert _tests(html) == sorted((t["name"] for t in ran), key=lambda n: order(kind_of(n)))
     for test in ran:
         article = html.split(f'id="verified-{test["name"]}"', 1)[1].split("</article>", 1)[0]
         assert unescape(test["method"]) in unescape(article)
@@ -51,7 +55,9 @@ def test_the_page_is_public_and_agrees_with_the_command(client: FlaskClient,
 
 
 def test_every_figure_is_inline_svg_with_a_title(client: FlaskClient) -> None:
-    html = _page(client)
+    # the whole report (an arbiter's): the demo store's 32 deals of 2-seat Cirulla are too few
+    # for the public's heat map by seat
+    html = _page(as_arbiter(client))
     for figure in ("figure-slots", "figure-slot-scan", "figure-adjacent",
                    "verified-events", "verified-wins", "verified-runs"):
         assert f'id="{figure}"' in html
@@ -93,3 +99,35 @@ def test_the_page_is_in_italian_by_default(client: FlaskClient) -> None:
     response = client.get("/fairness")
     assert response.status_code == 200
     assert '<html lang="it">' in response.get_data(as_text=True)
+
+
+def test_a_selection_narrowed_to_a_few_deals_shows_nothing_per_position(
+        client: FlaskClient) -> None:
+    """Issue 23 point 5: the demo store's deals of alternata deal order are two; the page
+    over them says the selection is too small, in English and in Italian, and shows no test,
+    no figure, no verdict naming a card (before: every heat map of the two deals)."""
+    html = _page(client, "&ruleset=deal_order%3Dalternata")
+    assert "minimum of 40" in html and "nothing is shown per position" in html
+    assert "<svg" not in html and 'id="figure-' not in html and not _tests(html)
+    assert "standard deviations" not in html and "farthest" not in html
+    italian = client.get("/fairness?lang=it&ruleset=deal_order%3Dalternata")
+    assert "minimo di 40" in italian.get_data(as_text=True)
+
+
+def test_a_test_over_too_few_deals_is_left_out_of_the_whole_store_s_page(
+        client: FlaskClient) -> None:
+    """The whole demo store has more than 40 deals, but its one deal of 2-seat Cirulla dealt
+    alternata had its own card-by-seat test and heat map: left out, and said."""
+    html = _page(client)
+    assert "seats/cirulla/2/alternata" not in _tests(html)
+    assert 'id="figure-seats/cirulla/2/alternata"' not in html
+    withheld = html.split('id="fairness-withheld"', 1)[1].split("</p>", 1)[0]
+    assert "seats/cirulla/2/alternata" in withheld
+    assert all(int(n) >= 40 for n in re.findall(r"<dt>n</dt><dd>(\d+)</dd>", html))
+
+
+def test_a_logged_in_arbiter_sees_the_whole_report(client: FlaskClient) -> None:
+    arbiter = as_arbiter(client)
+    html = arbiter.get("/fairness?lang=en&ruleset=deal_order%3Dalternata").get_data(
+        as_text=True)
+    assert 'id="figure-slots"' in html and "minimum of 40" not in html
