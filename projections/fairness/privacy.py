@@ -29,7 +29,7 @@ from typing import Any
 from domain.text import Said, say
 from projections.fairness.battery import Outcome, _decide
 from projections.fairness.figures import Figures
-from projections.fairness.report import FairnessReport, Population
+from projections.fairness.report import SEEDED, TRANSCRIBED, FairnessReport, Population
 
 MIN_DEALS = 40
 """The default minimum population. 40 because (1) below 40 deals the 40 × 40 slot table expects
@@ -104,17 +104,34 @@ class PublicReport:
         return next((w.tests for w in self.withheld if w.population == population), ())
 
     def headline(self) -> Said:
-        """The report's headline; when every selected population with deals was withheld,
-        the sentence that says so."""
+        """The report's headline, in which a population withheld whole says so instead of
+        its verdict (a battery of no test would "look fair")."""
         report = self.report
-        shown = [p for p in report.populations if p.selected and p.battery.deals]
-        if shown and all(self.whole(p.name) for p in shown):
-            return too_few_sentence(sum(p.battery.deals for p in shown), self.minimum)
-        return report.headline()
+        shown = sorted((p for p in report.populations if p.selected and p.battery.deals),
+                       key=lambda p: not p.flagged)
+        if not any(self.whole(p.name) for p in shown):
+            return report.headline()
+        parts = [self.population_headline(p) for p in shown]
+        return parts[0] if len(parts) == 1 else say("{first} {second}", first=parts[0],
+                                                    second=parts[1])
+
+    def population_headline(self, population: Population) -> Said:
+        """One population's verdict, or that it has too few deals to show."""
+        if not self.whole(population.name):
+            return population.headline()
+        sentence = too_few_sentence(population.battery.deals, self.minimum)
+        if population.name == TRANSCRIBED:
+            return say("Transcribed (hand-shuffled) deals: {sentence}", sentence=sentence)
+        return sentence
 
     def as_dict(self) -> dict[str, Any]:
-        """The report's JSON with the headline shown and what was withheld (`privacy`)."""
-        return self.report.as_dict() | {
+        """The report's JSON with the headlines shown and what was withheld (`privacy`)."""
+        shape = self.report.as_dict()
+        for key, name in (("verified", SEEDED), ("transcribed", TRANSCRIBED)):
+            if self.whole(name) and isinstance(shape.get(key), dict):
+                shape[key]["headline"] = str(too_few_sentence(
+                    self.report.population(name).battery.deals, self.minimum))
+        return shape | {
             "headline": str(self.headline()),
             "privacy": {"minimum_deals": self.minimum, "gated": self.gated,
                         "withheld": [w.as_dict() for w in self.withheld]}}

@@ -115,3 +115,24 @@ def test_the_minimum_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     for bad in ("0", "-3", "forty", "2.5"):
         with pytest.raises(privacy.PrivacyError, match=privacy.SETTING):
             privacy.min_deals(bad)
+
+
+def test_a_withheld_population_says_so_in_the_headlines_and_never_looks_fair() -> None:
+    """Seeded deals enough, transcribed ones too few: the headline gives the seeded verdict and
+    says the transcribed deals are too few (before: "the hand shuffles look fair" over 0
+    tests), in the whole headline and in the population's own JSON headline."""
+    rng = np.random.default_rng(9)
+    hand = [DealRecord(match="t0", smazzata=k, attempt=0, layout=cal.CIRULLA_2, dealer=k % 2,
+                       deck=deck.tobytes(), provenance="transcribed",
+                       dealt_at=START + timedelta(hours=k), ruleset=(("redeal", "due-assi"),))
+            for k, deck in enumerate(cal.fisher_yates(rng, 3))]
+    shown = privacy.public_report(_report(_records(cal.fisher_yates(rng, 60)) + hand), 40)
+    assert shown.whole("transcribed") and not shown.whole("seeded")
+    headline = str(shown.headline())
+    assert headline.startswith("No test flags the 60 deals")
+    assert ("Transcribed (hand-shuffled) deals: Too few deals for a public figure: 3 selected"
+            in headline) and "look fair" not in headline.split("Transcribed", 1)[1]
+    data = shown.as_dict()
+    assert data["headline"] == headline
+    assert data["transcribed"]["headline"].startswith("Too few deals for a public figure: 3")
+    assert data["verified"]["headline"].startswith("No test flags the 60 deals")
