@@ -8,7 +8,9 @@ Appending is what a log does, so most late events are only counted. Three things
 - a ruling signed with the demo key anywhere else (`demo-key`): anyone derives that key from
   the demo's public seed;
 - an event stored after the checkpoint but dated before it (`back-dated`): an event's time
-  cannot precede a checkpoint that does not hold it.
+  cannot precede a checkpoint that does not hold it. A record the importer transcribed from
+  paper carries its sheet's date (docs/notation.md, `Date`): when every such event of a stream
+  was recorded by the importer, it is a note (`dated-on-paper`), not a finding.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ from projections.store.signatures import Signer
 DEMO_KEY = Signer.from_seed(DEMO_ARBITER, demo_key_seed(DEMO_SEED)).key
 """The demo arbiter's key of the default demo set: public, whoever registered it."""
 _TIMESTAMP_KEY = b'"timestamp":"'
+_RECORDED_BY_KEY = b'"recorded_by":'
+_IMPORTER = b'{"kind":"importer"'
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
     stream: UUID | None
     kind: str     # root, missing, vanished, truncated, changed, moved, chain, reopened,
-    # demo-key, back-dated, new-key
+    # demo-key, back-dated, dated-on-paper, new-key
     message: Said
     severity: Severity = Severity.FAILURE
 
@@ -94,6 +98,13 @@ def _signing_key(record: bytes) -> str | None:
     return key if isinstance(key, str) else None
 
 
+def imported(record: bytes) -> bool:
+    """Whether a canonical record was recorded by the importer (its top-level envelope: keys are
+    sorted, so `recorded_by` follows `data`, and a quote inside a string is escaped)."""
+    at = record.rfind(_RECORDED_BY_KEY)
+    return at >= 0 and record.startswith(_IMPORTER, at + len(_RECORDED_BY_KEY))
+
+
 def timestamp_of(record: bytes) -> str | None:
     """The top-level `timestamp` of a canonical record, found without parsing it (keys are
     sorted: the top-level key follows `data`, so its last occurrence is the one)."""
@@ -153,15 +164,24 @@ class BackDated:
 
     count: int = 0
     first: tuple[int, str] | None = None    # version, timestamp
+    on_paper: bool = True    # every such event recorded by the importer (dated by its sheet)
 
-    def add(self, version: int, timestamp: str) -> None:
+    def add(self, version: int, timestamp: str, imported: bool) -> None:
         self.count += 1
+        self.on_paper = self.on_paper and imported
         if self.first is None:
             self.first = (version, timestamp)
 
     def finding(self, stream: UUID, checkpoint_time: str) -> list[Finding]:
         if self.first is None:
             return []
+        if self.on_paper:
+            return [Finding(stream, "dated-on-paper", say(
+                "stream {stream}: a record transcribed after the checkpoint ({checkpoint}), "
+                "dated by its paper before it: {count} events, the first event {version} at "
+                "{time}; a transcription carries the date written on its sheet",
+                stream=str(stream), checkpoint=checkpoint_time, count=self.count,
+                version=self.first[0], time=self.first[1]), Severity.NOTE)]
         return [Finding(stream, "back-dated", say(
             "stream {stream}: events stored after the checkpoint ({checkpoint}) but dated "
             "before it: {count}, the first event {version} at {time}; an event cannot precede "

@@ -36,6 +36,7 @@ from projections.audit_log.late import (
     Keys,
     LateSigner,
     demo_signed,
+    imported,
     late_keys,
     timestamp_of,
     why_unanchored,
@@ -167,7 +168,7 @@ def _date(trail: _Trail, leaf: Leaf, checkpoint_time: str) -> None:
     except ClockError:
         return   # verify names a timestamp that is none
     if earlier:
-        trail.back_dated.add(leaf.version, timestamp)
+        trail.back_dated.add(leaf.version, timestamp, imported(leaf.record))
 
 
 def _named_stream(record: bytes) -> str | None:

@@ -508,6 +508,18 @@ def test_attack_a_new_match_dated_before_the_checkpoint(anchored: Anchored) -> N
     assert "[root]" not in out and "1 finding for the arbiter" in out
 
 
+def test_a_paper_record_imported_after_the_checkpoint_is_a_note(anchored: Anchored) -> None:
+    """A hand record carries its sheet's date (docs/notation.md, `Date`): imported after the
+    checkpoint it is dated before it, and that is what an honest club does, not back-dating."""
+    example = Path(__file__).parents[2] / "docs" / "examples" / "cirulla-2p-torneo.txt"
+    code, out, err = run("import", str(example), "--database", anchored.backend.url)
+    assert code == 0, (out, err)
+    code, out, err = anchored.against()
+    assert (code, err) == (0, ""), out
+    assert "    [dated-on-paper] " in out and "dated by its paper before it: " in out
+    assert "[back-dated]" not in out and "finding for the arbiter" not in out
+
+
 def test_a_ruling_signed_by_a_key_never_registered_is_named_so(anchored: Anchored,
                                                                store: MatchStore) -> None:
     match = anchored.matches[1]
