@@ -39,6 +39,7 @@ from projections.fairness.report import fairness_report
 from projections.fairness.selection import Criteria, Selection, select_deals
 from projections.store.listing import Filters, list_matches
 from replay_web.web import fairness as page
+from tests.replay_web.web.conftest import as_arbiter
 from tests.replay_web.web.leak_tools import hidden_at
 
 Key = tuple[str, int, int]
@@ -259,3 +260,16 @@ def coverage_report() -> Iterator[None]:
     """What the property covered (seen with `pytest -s`)."""
     yield
     print("\nfairness no-leak coverage:", dict(COVERED))
+
+
+def test_the_arbiter_s_whole_report_is_never_kept_by_a_proxy(demo_app: Flask) -> None:
+    """A logged-in arbiter gets the whole report; a shared cache must not keep it and hand it
+    to the public (the arbiter's match pages are private the same way)."""
+    query = "/fairness?lang=en&ruleset=deal_order%3Dalternata"
+    arbiter = as_arbiter(demo_app.test_client()).get(query)
+    assert 'id="figure-slots"' in arbiter.get_data(as_text=True)
+    assert arbiter.headers["Cache-Control"] == "private, no-store"
+    assert "Cookie" in arbiter.headers.get("Vary", "")
+    public = demo_app.test_client().get(query)
+    assert 'id="figure-slots"' not in public.get_data(as_text=True)
+    assert "private" not in public.headers["Cache-Control"]
