@@ -25,7 +25,7 @@ from projections.fairness.battery import BatteryReport, Outcome, p_text
 from projections.fairness.dealers import DealerCell, DealerView
 from projections.fairness.power import too_few
 from projections.fairness.privacy import PublicReport, too_few_sentence
-from projections.fairness.questions import kind_of, order, question
+from projections.fairness.questions import kind_of, order, question, report_order
 from projections.fairness.report import SEEDED, FairnessReport, Population
 from replay_web.i18n import _, ngettext, translate
 
@@ -123,6 +123,7 @@ def section(out: Console, population: Population, shown: PublicReport | None) ->
     if dealers is not None and dealers.cells:
         kinds["dealers"] = []
     for kind in sorted(kinds, key=order):
+        kinds[kind].sort(key=lambda o: report_order(o.name))
         out.print()
         out.print(Text(translate(question(kind)), style="bold"))
         if kind == "event":

@@ -49,4 +49,11 @@ def order(kind: str) -> int:
     return KINDS.index(kind) if kind in KINDS else len(KINDS)
 
 
-__all__ = ["KINDS", "kind_of", "order", "question"]
+def report_order(test: str) -> tuple[int, bool]:
+    """Where a test comes in the report: by its kind, and among the events Cirulla's (the
+    dealer's 15 and 30, the first hands, the redeals) before Briscola's card (a stable sort
+    keeps the battery's order otherwise)."""
+    return order(kind_of(test)), test.startswith("event/briscola.")
+
+
+__all__ = ["KINDS", "kind_of", "order", "question", "report_order"]

@@ -22,7 +22,7 @@ from projections.fairness.battery import BatteryReport, Outcome, p_text
 from projections.fairness.dealers import DealerCell, DealerView
 from projections.fairness.power import too_few
 from projections.fairness.privacy import PublicReport
-from projections.fairness.questions import kind_of, order, question
+from projections.fairness.questions import kind_of, order, question, report_order
 from projections.fairness.report import Population
 from replay_web.web import fairness_privacy
 from replay_web.web.app import services
@@ -146,6 +146,8 @@ def groups(battery: BatteryReport) -> list[Group]:
     for outcome in battery.outcomes:
         if outcome.n > 0:
             kinds[kind_of(outcome.name)].append((outcome, _noise(outcome, battery.alpha)))
+    for tests in kinds.values():
+        tests.sort(key=lambda t: report_order(t[0].name))
     return [Group(kind, said(question(kind)), kinds[kind], _method(kind, kinds[kind]))
             for kind in sorted(kinds, key=order)]
 

@@ -173,3 +173,30 @@ def test_the_report_reads_headline_first_then_questions_within_the_width(
     for asked in QUESTIONS[language]:
         assert asked in text
     assert text.index(seeded) < text.index(QUESTIONS[language][1])
+
+
+def test_the_per_dealer_view_names_a_dealer_whose_15_is_doubled(
+        recorded: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 23 point 3 through the command: a dealer "Zeno" with 1,200 deals whose 15 comes
+    # twice as often is named under the headline and in the JSON; the honest ones are not.
+    import numpy as np
+
+    from tests.projections.fairness.test_dealers import _cheater, _records
+
+    zeno = _records(_cheater(np.random.default_rng(29), 1_200, 1), "Zeno", 1, "z")
+    real = cli_fairness.select_deals
+
+    def with_zeno(store: Any, criteria: Any, each: Any) -> Selection:
+        chosen = real(store, criteria, each)
+        return replace(chosen, records=(*chosen.records, *zeno))
+
+    monkeypatch.setattr(cli_fairness, "select_deals", with_zeno)
+    code, out, err = run("fairness", "--database", recorded.url)
+    assert code == 0, out + err
+    assert max(map(len, out.splitlines())) <= 100
+    head = " ".join(" ".join(out.split("\n\n", 1)[0].split()).split())
+    assert "Per dealer: " in head and "Zeno cirulla.quindici[redeal=mai]" in head
+    data = _json(recorded)
+    flagged = data["verified"]["dealers"]["flagged"]
+    assert ["Zeno", "cirulla.quindici[redeal=mai]"] in flagged
+    assert {dealer for dealer, _ in flagged} == {"Zeno"}

@@ -11,7 +11,7 @@ from html import unescape
 
 from flask.testing import FlaskClient
 
-from projections.fairness.questions import kind_of, order
+from projections.fairness.questions import report_order
 from tests.replay_web.demo import Demo, run
 from tests.replay_web.web.conftest import as_arbiter
 
@@ -45,7 +45,7 @@ def test_the_page_is_public_and_agrees_with_the_command(client: FlaskClient,
     assert headline is not None and unescape(headline.group(1)) == data["headline"]
     ran = [t for t in verified["tests"] if t["n"] > 0]
     # grouped by the question they answer, in the report's order (questions.py)
-    assert _tests(html) == sorted((t["name"] for t in ran), key=lambda n: order(kind_of(n)))
+    assert _tests(html) == sorted((t["name"] for t in ran), key=report_order)
     for test in ran:
         article = html.split(f'id="verified-{test["name"]}"', 1)[1].split("</article>", 1)[0]
         assert unescape(test["method"]) in unescape(article)
