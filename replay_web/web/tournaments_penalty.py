@@ -4,8 +4,8 @@ a smazzata (docs/tarocchi.md), for a logged-in arbiter only. The domain decides 
 refusal is shown on the page with the form as it was sent (never the password), nothing stored.
 The penalty is recorded with the arbiter's name and signed as a card game's ruling is
 (replay_web/web/arbiter.py): the form asks the arbiter's password, which opens their key for this
-one signature (wrong passwords are counted as there: too many, a minute's wait) and is kept
-nowhere; without it nothing is recorded."""
+one signature (wrong passwords slow the next ones as there: replay_web/web/login_gate.py)
+and is kept nowhere; without it nothing is recorded."""
 
 from __future__ import annotations
 
