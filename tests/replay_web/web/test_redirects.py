@@ -118,7 +118,7 @@ PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=600)
+@settings(max_examples=10 * settings().max_examples)   # cheap: a pure function
 @given(st.lists(PIECES, max_size=8).map("".join))
 def test_safe_next_is_always_local(text: str) -> None:
     found = safe_next(text, "/")
@@ -126,7 +126,7 @@ def test_safe_next_is_always_local(text: str) -> None:
     assert _local(found), (text, found)
 
 
-@settings(max_examples=150)
+@settings(max_examples=2 * settings().max_examples)
 @given(st.lists(PIECES, max_size=8).map("".join))
 def test_the_switches_redirect_only_here(memory_app: Flask, text: str) -> None:
     code, location = _preferences(memory_app.test_client(), text)
