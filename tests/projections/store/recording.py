@@ -7,7 +7,8 @@ from uuid import UUID
 
 from domain.game import PlayCard
 from domain.record.commands import CreateMatch, RecordRuling
-from domain.record.envelope import RecordedBy, arbiter as by_arbiter
+from domain.record.envelope import RecordedBy
+from domain.record.envelope import arbiter as by_arbiter
 from domain.record.events import TimeControl
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
