@@ -37,6 +37,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from domain.text import say
+from projections.read_models.engine import ensure_tables as ensure_metadata
 from projections.read_models.engine import writing
 from projections.web_sessions import end_sessions
 
@@ -75,15 +76,8 @@ class ArbiterAccount:
 
 
 def ensure_tables(engine: Engine) -> None:
-    """Create the accounts' tables where missing (two first runs at once: the loser finds
-    them made)."""
-    try:
-        with writing(engine).begin() as conn:
-            metadata.create_all(conn, checkfirst=True)
-    except DBAPIError:
-        with engine.connect() as conn:
-            if not _have_tables(conn):
-                raise
+    """Create the accounts' tables where missing."""
+    ensure_metadata(engine, metadata)
 
 
 def _have_tables(conn: Connection) -> bool:

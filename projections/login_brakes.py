@@ -34,13 +34,12 @@ from sqlalchemy import (
     Table,
     delete,
     insert,
-    inspect,
     select,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from projections.read_models.engine import writing
+from projections.read_models.engine import ensure_tables, writing
 
 FORGET_SECONDS = 3600.0
 
@@ -81,13 +80,7 @@ def delay(attempts: int, brake: Brake) -> float:
 
 def ensure_brakes(engine: Engine) -> None:
     """Create `web_tentativi` where missing (two first runs at once: the loser finds it)."""
-    try:
-        with writing(engine).begin() as conn:
-            metadata.create_all(conn, checkfirst=True)
-    except DBAPIError:
-        with engine.connect() as conn:
-            if not inspect(conn).has_table(tentativi.name):
-                raise
+    ensure_tables(engine, metadata)
 
 
 def _digest(key: str) -> str:

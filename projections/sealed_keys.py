@@ -25,12 +25,11 @@ from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from cryptography.hazmat.primitives.serialization import Encoding, PrivateFormat, PublicFormat
 from cryptography.hazmat.primitives.serialization import NoEncryption as _NoEncryption
 from sqlalchemy import Column, Engine, MetaData, String, Table, delete, insert, inspect, select
-from sqlalchemy.exc import DBAPIError
 
 from domain.record.arbiter_keys import key_id
 from domain.text import say
 from projections.accounts import NAME_MAX, AccountError
-from projections.read_models.engine import writing
+from projections.read_models.engine import ensure_tables, writing
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 15, 8, 1
 _AAD = b"verbale/arbiter-key-v1\x00"
@@ -105,13 +104,7 @@ def unseal(sealed: SealedKey, password: str) -> Ed25519PrivateKey:
 
 
 def _ensure(engine: Engine) -> None:
-    try:
-        with writing(engine).begin() as conn:
-            metadata.create_all(conn, checkfirst=True)
-    except DBAPIError:
-        with engine.connect() as conn:
-            if not inspect(conn).has_table(chiavi.name):
-                raise
+    ensure_tables(engine, metadata)
 
 
 def save_sealed(engine: Engine, sealed: SealedKey) -> None:

@@ -27,12 +27,11 @@ from sqlalchemy import (
     Table,
     delete,
     insert,
-    inspect,
     select,
 )
 from sqlalchemy.exc import DBAPIError
 
-from projections.read_models.engine import writing
+from projections.read_models.engine import ensure_tables, writing
 
 SESSION_SECONDS = 24 * 3600
 """How long a login lasts: a tournament day."""
@@ -49,13 +48,7 @@ sessioni = Table(
 
 def ensure_sessions(engine: Engine) -> None:
     """Create `web_sessioni` where missing (two first runs at once: the loser finds it)."""
-    try:
-        with writing(engine).begin() as conn:
-            metadata.create_all(conn, checkfirst=True)
-    except DBAPIError:
-        with engine.connect() as conn:
-            if not inspect(conn).has_table(sessioni.name):
-                raise
+    ensure_tables(engine, metadata)
 
 
 def _id(token: str) -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy import URL, Engine, MetaData, create_engine, event, inspect
+from sqlalchemy.exc import DBAPIError
 
 from projections.store.config import APPLICATION_NAME, store_env
 from projections.store.opening import read_only_uri
@@ -28,6 +29,20 @@ def writing(engine: Engine) -> Engine:
     """The engine for transactions that write (the same pool): SQLite takes the write lock
     when they begin."""
     return engine.execution_options(**{_WRITE: True})
+
+
+def ensure_tables(engine: Engine, metadata: MetaData) -> None:
+    """Create `metadata`'s tables where missing. Two first runs at once: the loser's
+    CREATE fails, and it goes on when it finds them made (else the error stands)."""
+    try:
+        with writing(engine).begin() as conn:
+            metadata.create_all(conn, checkfirst=True)
+    except DBAPIError:
+        with engine.connect() as conn:
+            found = inspect(conn)
+            if not all(found.has_table(table.name, schema=table.schema)
+                       for table in metadata.tables.values()):
+                raise
 
 
 def read_model_engine(url: str) -> Engine:
