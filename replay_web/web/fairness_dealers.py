@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from markupsafe import Markup
@@ -28,7 +28,7 @@ from replay_web.web import fairness_privacy
 from replay_web.web.app import services
 from replay_web.web.fairness import GAMES, _report, read_form, said
 from replay_web.web.fairness_svg import DealerRow, dealers_svg
-from replay_web.web.verbale_page import no_pdf, static_fetcher
+from replay_web.web.verbale_page import pdf_response
 
 blueprint = Blueprint("fairness_print", __name__)
 
@@ -208,16 +208,7 @@ def fairness_print() -> ResponseReturnValue:
 
 @blueprint.get("/fairness.pdf")
 def fairness_pdf() -> ResponseReturnValue:
-    html = _print(pdf=True)
-    try:
-        import weasyprint
-    except (ImportError, OSError) as missing:   # OSError: pango or cairo not installed
-        return no_pdf(str(missing))
-    document = weasyprint.HTML(string=html, base_url=request.url_root,
-                               url_fetcher=static_fetcher(weasyprint))
-    response = Response(document.write_pdf(), mimetype="application/pdf")
-    response.headers["Content-Disposition"] = 'inline; filename="fairness.pdf"'
-    return response
+    return pdf_response(_print(pdf=True), "fairness.pdf")
 
 
 __all__ = ["DealerBlock", "Group", "Panel", "blueprint", "dealer_block", "groups",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import Engine
 
@@ -117,13 +117,5 @@ def sheet_pdf(tournament_text: str, number: int) -> ResponseReturnValue:
 
 
 def _pdf(html: str, filename: str) -> ResponseReturnValue:
-    from replay_web.web.verbale_page import no_pdf, static_fetcher
-    try:
-        import weasyprint
-    except (ImportError, OSError) as missing:   # OSError: pango or cairo not installed
-        return no_pdf(str(missing))
-    document = weasyprint.HTML(string=html, base_url=request.url_root,
-                               url_fetcher=static_fetcher(weasyprint))
-    response = Response(document.write_pdf(), mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+    from replay_web.web.verbale_page import pdf_response
+    return pdf_response(html, filename)

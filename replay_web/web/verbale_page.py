@@ -44,15 +44,19 @@ def verbale(match_text: str) -> ResponseReturnValue:
 @blueprint.get("/matches/<match_text>/verbale.pdf")
 def verbale_pdf(match_text: str) -> ResponseReturnValue:
     replay = _arbiters_replay(match_text)
+    return pdf_response(_render(replay, pdf=True), f"verbale-{str(replay.match_id)[:8]}.pdf")
+
+
+def pdf_response(html: str, filename: str) -> ResponseReturnValue:
+    """A printable page as an A4 PDF (WeasyPrint), or the page saying why there is none."""
     try:
         import weasyprint
     except (ImportError, OSError) as missing:   # OSError: pango or cairo not installed
         return no_pdf(str(missing))
-    html = weasyprint.HTML(string=_render(replay, pdf=True), base_url=request.url_root,
-                           url_fetcher=static_fetcher(weasyprint))
-    response = Response(html.write_pdf(), mimetype="application/pdf")
-    response.headers["Content-Disposition"] = (
-        f'inline; filename="verbale-{str(replay.match_id)[:8]}.pdf"')
+    document = weasyprint.HTML(string=html, base_url=request.url_root,
+                               url_fetcher=static_fetcher(weasyprint))
+    response = Response(document.write_pdf(), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 
 
