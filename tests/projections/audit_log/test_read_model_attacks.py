@@ -16,9 +16,8 @@ from uuid import UUID
 
 import pytest
 
-from projections.store.app import MatchStore
 from tests.projections.conftest import Backend
-from tests.projections.read_models.match_plans import FIXED_PLANS, Recording
+from tests.projections.read_models.match_plans import record_unprojected
 from tests.projections.read_models.tampering import flip_winner, raise_score
 from tests.replay_web.test_cli_auditlog import check_alone, run, simulate
 
@@ -145,15 +144,7 @@ def test_read_model_tamper_then_reading_commands_warn(audited: Audited) -> None:
 
 def test_read_model_lag_named(audited: Audited) -> None:
     """Events recorded with no catch-up after them: lag, named, exit 0."""
-    store = MatchStore(url=audited.backend.url)
-    try:
-        before = store.recorder.max_notification_id() or 0
-        recording = Recording(store, FIXED_PLANS[1:2])
-        recording.start()
-        recording.finish()
-        behind = (store.recorder.max_notification_id() or 0) - before
-    finally:
-        store.close()
+    behind = record_unprojected(audited.backend.url)
     assert behind > 0
     code, out, err = audited.verify("--read-models")
     assert (code, err) == (0, ""), out

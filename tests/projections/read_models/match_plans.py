@@ -293,3 +293,18 @@ FIXED_PLANS = (
     MatchPlan("briscola", 2, _parsed("1smazzate", "briscola"), 16, stop=40),
 )
 """One plan of each kind: the deterministic run on both databases."""
+
+
+def record_unprojected(url: str) -> int:
+    """Record one fixed match into the store at `url` with no catch-up after it: how many
+    events the read models are then behind."""
+    store = MatchStore(url=url)
+    try:
+        before = store.recorder.max_notification_id() or 0
+        recording = Recording(store, FIXED_PLANS[1:2])
+        recording.start()
+        recording.finish()
+        return (store.recorder.max_notification_id() or 0) - before
+    finally:
+        store.close()
+

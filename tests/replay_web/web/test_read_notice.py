@@ -12,11 +12,10 @@ from uuid import UUID
 import pytest
 from flask import Flask
 
-from projections.store.app import MatchStore
 from replay_web.web import read_state
 from replay_web.web.app import create_app
 from tests.projections.conftest import Backend
-from tests.projections.read_models.match_plans import FIXED_PLANS, Recording
+from tests.projections.read_models.match_plans import record_unprojected
 from tests.projections.read_models.tampering import flip_winner
 from tests.replay_web.test_cli_auditlog import run, simulate
 from tests.replay_web.web.conftest import close_app
@@ -69,15 +68,7 @@ def test_read_model_tamper_shown_on_every_page_and_on_its_match(
 
 
 def test_read_model_lag_shown_as_a_neutral_line(app: Flask, backend: Backend) -> None:
-    store = MatchStore(url=backend.url)
-    try:
-        before = store.recorder.max_notification_id() or 0
-        recording = Recording(store, FIXED_PLANS[1:2])
-        recording.start()
-        recording.finish()
-        behind = (store.recorder.max_notification_id() or 0) - before
-    finally:
-        store.close()
+    behind = record_unprojected(backend.url)
     text = page(app, "/")
     assert (f"The lists are {behind} events behind the record: 'verbale project' catches "
             f"them up.") in text.replace("&#39;", "'")
