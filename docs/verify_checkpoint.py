@@ -6,13 +6,18 @@
         --old-checkpoint old.txt --proof consistency.json
 
 The checkpoint's Ed25519 signature is checked with the public key (RFC 8032 section 5.1, written
-out below), then the proof: an inclusion proof shows that each listed event (its canonical
-record, or only its leaf hash) is a leaf of the signed tree (RFC 9162 section 2.1.3.2) and, for
-records, that they form an unbroken hash chain; a consistency proof shows that the old
-checkpoint's tree is a prefix of the new one's (RFC 9162 section 2.1.4.2). Exit status 0 and a
-line starting "OK" when everything holds, 1 and what failed otherwise, 2 for a usage error.
-Formats: docs/audit-log.md. This file imports nothing of verbale, on purpose.
+out in projections/auditor/ed25519.py), then the proof: an inclusion proof shows that each listed
+event (its canonical record) is a leaf of the signed tree (RFC 9162 section 2.1.3.2) and that
+they form an unbroken hash chain up to the match's signed head; a consistency proof shows that
+the old checkpoint's tree is a prefix of the new one's (RFC 9162 section 2.1.4.2,
+projections/auditor/merkle.py). Exit status 0 and a line starting "OK" when everything holds, 1
+and what failed otherwise, 2 for a usage error. Formats: docs/audit-log.md. It imports nothing
+of verbale, on purpose: docs/verify_checkpoint.py is this module with the two it uses, in one
+file an auditor copies (`python -m projections.auditor.standalone` writes it; a test checks it).
 """
+
+# Made by `python -m projections.auditor.standalone` from projections/auditor/
+# ed25519.py, merkle.py, checkpoint.py: edit those, not this file.
 
 from __future__ import annotations
 
@@ -22,9 +27,10 @@ import binascii
 import hashlib
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-# ---- Ed25519 verification (RFC 8032 section 5.1) ----
+# ---- projections/auditor/ed25519.py ----
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493
@@ -56,7 +62,7 @@ def _times(k: int, point: Point) -> Point:
     return result
 
 
-def _same(a: Point, b: Point) -> bool:
+def _equal(a: Point, b: Point) -> bool:
     return (a[0] * b[2] - b[0] * a[2]) % P == 0 and (a[1] * b[2] - b[1] * a[2]) % P == 0
 
 
@@ -83,12 +89,12 @@ def _decode_point(encoded: bytes) -> Point | None:
     return (x, y, 1, x * y % P)
 
 
-_BASE_Y = 4 * pow(5, P - 2, P) % P
-BASE = _decode_point(_BASE_Y.to_bytes(32, "little"))
+BASE = _decode_point((4 * pow(5, P - 2, P) % P).to_bytes(32, "little"))
 
 
 def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
-    """Section 5.1.7: whether `signature` is `public`'s signature of `message`."""
+    """Section 5.1.7: whether `signature` (64 bytes) is `public`'s (32 bytes) signature of
+    `message`: [8][S]B = [8]R + [8][k]A, k = SHA-512(R || A || message) mod L."""
     if len(public) != 32 or len(signature) != 64 or BASE is None:
         return False
     a, r = _decode_point(public), _decode_point(signature[:32])
@@ -98,10 +104,10 @@ def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
     k = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % L
     left = _times(8 * s, BASE)
     right = _times(8, _add(r, _times(k, a)))
-    return _same(left, right)
+    return _equal(left, right)
 
 
-# ---- the Merkle tree's proofs (RFC 9162 sections 2.1.3.2 and 2.1.4.2) ----
+# ---- projections/auditor/merkle.py ----
 
 def leaf_hash(data: bytes) -> bytes:
     return hashlib.sha256(b"\x00" + data).digest()
@@ -111,7 +117,9 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def inclusion_root(leaf: bytes, index: int, size: int, path: list[bytes]) -> bytes | None:
+def inclusion_root(leaf: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
+    """RFC 9162 2.1.3.2: the root an inclusion path leads to from leaf `index` of a tree of
+    `size` leaves, None if the path cannot fit the tree."""
     if not 0 <= index < size:
         return None
     fn, sn, r = index, size - 1, leaf
@@ -129,14 +137,16 @@ def inclusion_root(leaf: bytes, index: int, size: int, path: list[bytes]) -> byt
 
 
 def consistent(old_size: int, new_size: int, old_root: bytes, new_root: bytes,
-               proof: list[bytes]) -> bool:
+               proof: Sequence[bytes]) -> bool:
+    """RFC 9162 2.1.4.2: whether `proof` shows the tree of `old_size` leaves and root
+    `old_root` to be a prefix of the one of `new_size` leaves and root `new_root`."""
     if not 0 <= old_size <= new_size:
         return False
     if old_size == new_size:
         return not proof and old_root == new_root
     if old_size == 0:
         return not proof and old_root == hashlib.sha256(b"").digest()
-    path = ([old_root] if old_size & (old_size - 1) == 0 else []) + proof
+    path = ([old_root] if old_size & (old_size - 1) == 0 else []) + list(proof)
     if not path:
         return False
     fn, sn = old_size - 1, new_size - 1
@@ -155,6 +165,8 @@ def consistent(old_size: int, new_size: int, old_root: bytes, new_root: bytes,
         fn, sn = fn // 2, sn // 2
     return fr == old_root and sr == new_root and sn == 0
 
+
+# ---- projections/auditor/checkpoint.py ----
 
 # ---- the files ----
 

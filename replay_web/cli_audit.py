@@ -1,9 +1,9 @@
-"""`verbale audit FILE.jsonl`: the outside auditor (projections/outside_audit.py) on an export.
+"""`verbale audit FILE.jsonl`: the outside auditor (projections/auditor/) on an export.
 
 The auditor imports nothing of verbale, so its report keeps each message as an English template
-and its parameters (`outside_audit.Message`); the report is shown here through the catalogue
-(`_`), the templates marked `N_` in outside_audit.py. `--json` stays in English: it is for
-programs.
+and its parameters (`projections.auditor.report.Message`); the report is shown here through the
+catalogue (`_`), the templates marked `N_` in projections/auditor/. `--json` stays in English:
+it is for programs.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from pathlib import Path
 
 import click
 
-from projections.outside_audit import UnreadableExport, audit, read_file
-from projections.outside_audit_seeds import audit_tournament
+from projections.auditor.audit import audit
+from projections.auditor.reading import read_file
+from projections.auditor.report import UnreadableExport
+from projections.auditor.sessions import audit_tournament
 from replay_web.cli import cli
 from replay_web.i18n import _
 

@@ -12,7 +12,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner, Result
 
-from projections.outside_audit import audit_lines
+from projections.auditor.audit import audit_lines
 from replay_web.cli import _register, cli
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer

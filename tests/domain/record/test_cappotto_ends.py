@@ -50,7 +50,7 @@ from domain.record.match import MatchEvent, Phase, evolve, initial
 from domain.record.refusal import RecordRefused
 from domain.record.simulate import Incidents, Table, play_locally
 from domain.shuffle import Seed
-from projections.outside_audit import audit_lines
+from projections.auditor.audit import audit_lines
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
 from replay_web.cli_store import record_match

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import projections.outside_audit as outside
+import projections.auditor.shuffle as outside
 from domain.cirulla.ruleset import STANDARD
 from domain.events import SmazzataDealt
 from domain.game import RuleViolation

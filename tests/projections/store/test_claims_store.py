@@ -17,7 +17,8 @@ from domain.record.commands import ClaimScore, MatchCommand, TranscribeTags
 from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import importer
 from domain.record.events import ScoreClaimed, TagsTranscribed
-from projections.outside_audit import audit_lines, canonical
+from projections.auditor.audit import audit_lines
+from projections.auditor.chain import canonical
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
 from projections.store.facts import TOPIC_OF

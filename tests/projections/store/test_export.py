@@ -9,7 +9,7 @@ import pytest
 from domain.record.catalog import CATALOG
 from domain.record.demo import demo_set
 from domain.shuffle import Seed
-from projections.outside_audit import audit_lines
+from projections.auditor.audit import audit_lines
 from projections.store.app import MatchStore
 from projections.store.export import ExportError, export_jsonl
 from tests.projections.conftest import Backend

@@ -255,7 +255,7 @@ def test_a_keys_stream_of_the_wrong_arbiter_fails(store: MatchStore) -> None:
 def test_the_outside_auditor_fails_a_ruling_nobody_signed(store: MatchStore) -> None:
     """The export of a match with a signed ruling, then with the forged one: the auditor of
     docs/events.md (stdlib only) counts the first signed and fails the second."""
-    from projections.outside_audit import audit_lines
+    from projections.auditor.audit import audit_lines
     from projections.store.export import export_jsonl
 
     match = _ended_with_a_signed_ruling(store)
@@ -291,36 +291,12 @@ def test_an_unsigned_transcribed_ruling_is_a_note_only_as_the_importer_wrote_it(
     assert [(version, is_failure) for version, _, is_failure in found] == [(9, failure)]
 
 
-@given(seed=st.binary(min_size=32, max_size=32), message=st.binary(max_size=200),
-       flip=st.integers(0, 64 * 8 + 32 * 8 - 1))
-def test_the_outside_auditor_s_ed25519_agrees_with_the_library(seed: bytes, message: bytes,
-                                                               flip: int) -> None:
-    """RFC 8032 verification written again with the standard library (outside_audit.py)
-    accepts what `cryptography` signs and refuses it with any one bit of the signature or the
-    public key changed."""
-    from projections.outside_audit import ed25519_verify
-
-    signer = Signer.from_seed("Rossi", seed)
-    public = bytes.fromhex(signer.public_key)
-    signature = signer.private_key.sign(message)
-    assert ed25519_verify(public, message, signature)
-    assert not ed25519_verify(public, message + b"\x00", signature)
-    if flip < 64 * 8:
-        bent = bytearray(signature)
-        bent[flip // 8] ^= 1 << (flip % 8)
-        assert not ed25519_verify(public, message, bytes(bent))
-    else:
-        other = bytearray(public)
-        other[(flip - 64 * 8) // 8] ^= 1 << (flip % 8)
-        assert not ed25519_verify(bytes(other), message, signature)
-
-
 def test_the_outside_auditor_verifies_the_signatures_with_the_keys_export(
         store: MatchStore, backend: Backend, tmp_path: Path) -> None:
     """`verbale audit MATCH.jsonl --keys KEYS.jsonl`: the signature checked by the auditor of
     docs/events.md alone; a key of another arbiter, or none, fails."""
     from domain.record.arbiter_keys import keys_stream
-    from projections.outside_audit import audit_lines
+    from projections.auditor.audit import audit_lines
     from projections.store.export import export_jsonl
 
     match = _ended_with_a_signed_ruling(store)

@@ -20,7 +20,7 @@ from domain.record.catalog import CATALOG, format_options
 from domain.record.demo import DemoMatch, demo_set
 from domain.record.events import MatchCreated
 from domain.shuffle import Seed
-from projections.outside_audit import audit_lines
+from projections.auditor.audit import audit_lines
 from projections.store import facts
 from projections.store.app import MatchStore
 from projections.store.codec import CodecError, encode

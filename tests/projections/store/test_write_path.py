@@ -17,7 +17,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
-import projections.outside_audit as outside
+import projections.auditor.audit as outside
 from domain.cirulla.ruleset import STANDARD
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.match_format import MatchFormat

@@ -1,6 +1,7 @@
-"""docs/verify_checkpoint.py: its Ed25519 agrees with the `cryptography` library on valid and
-tampered signatures, and run alone (`python -I -S`: no site-packages, no project on the path) it
-accepts the proofs the store makes, against SQLite and PostgreSQL, and refuses changed ones."""
+"""docs/verify_checkpoint.py (projections/auditor/checkpoint.py in one file, test_standalone.py),
+run alone (`python -I -S`: no site-packages, no project on the path), accepts the proofs the
+store makes, against SQLite and PostgreSQL, and refuses changed ones; its Ed25519 is the
+package's (test_ed25519.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from hypothesis import given, settings
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.record.commands import RecordRuling
@@ -41,54 +41,6 @@ def _load() -> ModuleType:
 
 
 CHECKER = _load()
-
-
-def _library(public: bytes, message: bytes, signature: bytes) -> bool:
-    try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
-        return True
-    except InvalidSignature:
-        return False
-
-
-def test_the_first_rfc_8032_test_vector() -> None:
-    public = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
-    signature = bytes.fromhex(
-        "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39"
-        "701cf9b46bd25bf5f0595bbe24655141438e7a100b")
-    assert CHECKER.ed25519_verify(public, b"", signature)
-    assert not CHECKER.ed25519_verify(public, b"\x00", signature)
-
-
-keys = st.binary(min_size=32, max_size=32).map(Ed25519PrivateKey.from_private_bytes)
-
-
-@settings(max_examples=settings().max_examples * 2)
-@given(keys, keys, st.binary(max_size=200), st.data())
-def test_it_agrees_with_the_library(key: Ed25519PrivateKey, other: Ed25519PrivateKey,
-                                    message: bytes, data: st.DataObject) -> None:
-    public, signature = raw_public(key.public_key()), key.sign(message)
-    assert CHECKER.ed25519_verify(public, message, signature)
-    bit = data.draw(st.integers(0, 64 * 8 - 1))
-    flipped = bytearray(signature)
-    flipped[bit // 8] ^= 1 << (bit % 8)
-    longer = message + data.draw(st.binary(min_size=1, max_size=4))
-    foreign = raw_public(other.public_key())
-    cases = [(public, message, bytes(flipped)), (public, longer, signature),
-             (foreign, message, signature),
-             (public, message, data.draw(st.binary(min_size=64, max_size=64)))]
-    for case in cases:
-        assert CHECKER.ed25519_verify(*case) == _library(*case)
-    assert not CHECKER.ed25519_verify(public, message, bytes(flipped))
-
-
-def test_a_signature_with_s_not_reduced_is_refused_by_both() -> None:
-    key = Ed25519PrivateKey.from_private_bytes(bytes(32))
-    public, signature = raw_public(key.public_key()), key.sign(b"m")
-    s = int.from_bytes(signature[32:], "little") + CHECKER.L
-    malleated = signature[:32] + s.to_bytes(32, "little")
-    assert not CHECKER.ed25519_verify(public, b"m", malleated)
-    assert not _library(public, b"m", malleated)
 
 
 def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,5 +1,5 @@
 """The outside auditor's check of a tournament's seeds (docs/shuffle.md section 15), written
-again from the documents with the standard library only, like projections/outside_audit.py.
+again from the documents with the standard library only, like the rest of this package.
 
 Given a tournament's export (`verbale export --match TOURNAMENT -o FILE`): the commitment comes
 before any MatchScheduled, names the known mixing rule, and every SessionSeedRevealed checks:
@@ -17,36 +17,18 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from projections.outside_audit import N_, Check, Line, Report, _Findings, _say, check_chain
+from .chain import check_chain
+from .merkle import inclusion_root, leaf_hash
+from .report import N_, Check, Findings, Line, Report, say
+from .shuffle import commit
 
 MIXING = "verbale/session-v1"
 
 
-def commit(seed: bytes) -> str:
-    return hashlib.sha256(b"verbale/commit-v1\x00" + seed).hexdigest()
-
-
-def leaf_hash(session: int, commitment: str) -> bytes:
-    leaf = b"verbale/session-leaf-v1\x00" + session.to_bytes(4, "big") + bytes.fromhex(commitment)
-    return hashlib.sha256(b"\x00" + leaf).digest()
-
-
-def root_from_path(leaf: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
-    """RFC 9162 2.1.3.2: the root an inclusion path leads to, None if it cannot fit the tree."""
-    if not 0 <= index < size:
-        return None
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            return None
-        if fn & 1 or fn == sn:
-            r = hashlib.sha256(b"\x01" + p + r).digest()
-            while fn & 1 == 0 and fn != 0:
-                fn, sn = fn >> 1, sn >> 1
-        else:
-            r = hashlib.sha256(b"\x01" + r + p).digest()
-        fn, sn = fn >> 1, sn >> 1
-    return r if sn == 0 else None
+def session_leaf(session: int, commitment: str) -> bytes:
+    """The leaf hash of a session's commitment in the tournament's tree."""
+    return leaf_hash(b"verbale/session-leaf-v1\x00" + session.to_bytes(4, "big")
+                     + bytes.fromhex(commitment))
 
 
 def table_seed_commitment(secret: bytes, session: int, public_value: str, table: int) -> str:
@@ -66,10 +48,10 @@ def audit_tournament(lines: Sequence[Line], source: str = "export",
 
 def check_sessions(lines: Sequence[Line], matches: Sequence[Sequence[Line]] = ()) -> Check:
     """The `sessions` check of a tournament's export; `matches`, exports of its matches."""
-    found = _Findings()
+    found = Findings()
     committed = next((line for line in lines if line.type == "TournamentSeedsCommitted"), None)
     if committed is None:
-        return found.check(N_("sessions"), _say(N_("no tournament seed commitment")), True)
+        return found.check(N_("sessions"), say(N_("no tournament seed commitment")), True)
     data = committed.data
     if data.get("mixing") != MIXING:
         found.problem(N_("line {line}: mixing rule {mixing} is not {known}"),
@@ -92,13 +74,13 @@ def check_sessions(lines: Sequence[Line], matches: Sequence[Sequence[Line]] = ()
     if len(publics) > 1:
         found.problem(N_("the sessions are revealed with {count} different public values"),
                       count=len(publics))
-    return found.check(N_("sessions"), _say(N_("{sessions} sessions committed, {revealed} "
-                                               "revealed"), sessions=data.get("sessions"),
-                                            revealed=revealed))
+    return found.check(N_("sessions"), say(N_("{sessions} sessions committed, {revealed} "
+                                              "revealed"), sessions=data.get("sessions"),
+                                           revealed=revealed))
 
 
 def _reveal(line: Line, committed: dict[str, Any], lines: Sequence[Line],
-            created: dict[str, dict[str, Any]], found: _Findings) -> bool:
+            created: dict[str, dict[str, Any]], found: Findings) -> bool:
     reveal = line.data
     session, secret = int(reveal["session"]), bytes.fromhex(reveal["secret"])
     if commit(secret) != reveal["commitment"]:
@@ -106,7 +88,7 @@ def _reveal(line: Line, committed: dict[str, Any], lines: Sequence[Line],
                          "commitment"), line=line.number, session=session)
         return False
     path = [bytes.fromhex(h) for h in reveal["path"]]
-    root = root_from_path(leaf_hash(session, reveal["commitment"]), session - 1,
+    root = inclusion_root(session_leaf(session, reveal["commitment"]), session - 1,
                           int(committed["sessions"]), path)
     if root is None or root.hex() != committed["root"]:
         found.problem(N_("line {line}: the inclusion path of session {session} does not lead "

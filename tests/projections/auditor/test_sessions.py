@@ -1,5 +1,5 @@
-"""The outside auditor's `sessions` check of a tournament's export (projections/
-outside_audit_seeds.py, standard library only), against the store's own: a demo tournament's
+"""The outside auditor's `sessions` check of a tournament's export (projections/auditor/
+sessions.py, standard library only), against the store's own: a demo tournament's
 export checks; a forged secret, path or public value in it is a problem; with the matches'
 exports, a match seed the session does not give is one."""
 
@@ -12,8 +12,9 @@ import pytest
 
 from domain.record.tournament_seeds import SessionSecrets, match_seed_of
 from domain.shuffle import Seed
-from projections.outside_audit import FAILED, OK, read_export
-from projections.outside_audit_seeds import check_sessions
+from projections.auditor.reading import read_export
+from projections.auditor.report import FAILED, OK
+from projections.auditor.sessions import check_sessions
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
 from tests.domain.record.toy import TOY_CATALOG

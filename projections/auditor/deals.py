@@ -1,0 +1,159 @@
+"""The `deals` check (every dealt attempt against the shuffle of its seed and the game's deal
+order, docs/shuffle.md sections 4-10, the redeals and the dealer of each smazzata; a transcribed
+deal, with no seed, is noted as "shuffle unverifiable") and the `draws` check (Cirulla's
+`HandDealt` and Briscola's `CardsDrawn` take the stock in order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .match import Match
+from .report import MALFORMED, N_, Check, Findings, Line, Message, say
+from .shuffle import UNKNOWN, deal, play_step, redeal_reason, seats_from, shuffle
+
+
+def check_deals(match: Match) -> Check:
+    """The `deals` check."""
+    found = Findings()
+    verified = unverifiable = 0
+    last: dict[int, tuple[int, Line]] = {}
+    annulled = {(line.data.get("number"), line.data.get("attempt")): line
+                for line in match.of_type("DealAnnulled")}
+    direction = play_step(match.game, match.ruleset)
+    for line in match.of_type("SmazzataDealt"):
+        data = line.data
+        try:
+            number, attempt, dealer = int(data["number"]), int(data["attempt"]), \
+                int(data["dealer"])
+            where = say(N_("line {line}: smazzata {smazzata} attempt {attempt}"),
+                        line=line.number, smazzata=number, attempt=attempt)
+            before = last.get(number)
+            if attempt != (0 if before is None else before[0] + 1):
+                found.problem(N_("{where}: attempts run 0, 1, 2, ... per smazzata"),
+                              where=where)
+            if before is not None and (number, before[0]) not in annulled:
+                found.problem(N_("{where}: attempt {previous} was not annulled"),
+                              where=where, previous=before[0])
+            last[number] = (attempt, line)
+            if match.players in (2, 4) and isinstance(match.created.get("first_dealer"), int):
+                wanted = (match.created["first_dealer"] + direction * number) % match.players
+                if dealer != wanted:
+                    found.problem(N_("{where}: dealer {dealer}, expected seat {seat} (the "
+                                     "dealer passes on in the direction of play)"),
+                                  where=where, dealer=dealer, seat=wanted)
+            _check_redeal(match, found, where, data, (number, attempt) in annulled)
+            if data["seed_commitment"] is None:
+                unverifiable += 1
+                found.note(N_("{where}: transcribed deal, shuffle unverifiable"),
+                           where=where)
+                continue
+            if number not in match.revealed:
+                found.note(N_("{where}: seed not revealed yet, deal not checked"),
+                           where=where)
+                continue
+            deck = shuffle(match.effective(number), attempt)
+            wanted_deal = deal(match.game, match.players, dealer, match.ruleset, deck)
+            wrong = [key for key, value in wanted_deal.items() if data[key] != value]
+            if wrong:
+                found.problem(N_("{where}: {keys} do not follow from the revealed seed"),
+                              where=where, keys=", ".join(wrong))
+            verified += 1
+        except MALFORMED as error:
+            found.malformed(line, error)
+    for (which, tried), line in annulled.items():
+        if not any(d.data.get("number") == which and d.data.get("attempt") == tried
+                   and d.number < line.number for d in match.of_type("SmazzataDealt")):
+            found.problem(N_("line {line}: annuls smazzata {smazzata} attempt {attempt}, "
+                             "which was not dealt before it"), line=line.number,
+                          smazzata=which, attempt=tried)
+    if not last and not found.problems:
+        return found.check("deals", say(N_("no SmazzataDealt in the export")),
+                           skipped=True)
+    if unverifiable:
+        summary = (N_("{count} dealt attempt re-derived from the seeds, {transcribed} "
+                      "transcribed (shuffle unverifiable)") if verified == 1 else
+                   N_("{count} dealt attempts re-derived from the seeds, {transcribed} "
+                      "transcribed (shuffle unverifiable)"))
+    else:
+        summary = (N_("{count} dealt attempt re-derived from the seeds") if verified == 1
+                   else N_("{count} dealt attempts re-derived from the seeds"))
+    return found.check("deals", say(summary, count=verified, transcribed=unverifiable))
+
+
+def _check_redeal(match: Match, found: Findings, where: Message, data: dict[str, Any],
+                  was_annulled: bool) -> None:
+    if match.game != "cirulla":
+        if was_annulled:
+            found.problem(N_("{where}: Briscola has no redeal"), where=where)
+        return
+    table = data["table"]
+    if UNKNOWN in table:
+        return
+    reason = redeal_reason(match.ruleset, table)
+    if was_annulled and reason is None:
+        found.problem(N_("{where}: annulled, but redeal={redeal} does not annul the table "
+                         "{table}"), where=where, redeal=match.ruleset.get("redeal"),
+                      table=" ".join(table))
+    elif reason is not None and not was_annulled:
+        found.problem(N_("{where}: {reason}, the deal should have been annulled "
+                         "(redeal={redeal})"), where=where, reason=reason,
+                      redeal=match.ruleset.get("redeal"))
+
+
+def check_draws(match: Match) -> Check:
+    """The `draws` check."""
+    found = Findings()
+    pile: list[str] = []
+    seats: list[int] = []
+    winner: int | None = None
+    count = 0
+    step = play_step(match.game, match.ruleset)
+    for line in match.lines:
+        data = line.data
+        try:
+            if line.type == "SmazzataDealt":
+                pile = list(data["stock"]) + ([data["briscola"]] if match.game == "briscola"
+                                              else [])
+                seats = seats_from(int(data["dealer"]) + step, match.players, step)
+                winner = None
+            elif line.type == "TrickTaken":
+                winner = int(data["seat"])
+            elif line.type == "HandDealt":
+                n = match.players
+                wanted: list[list[str]] = [[] for _ in range(n)]
+                for position, card in enumerate(pile[:3 * n]):
+                    wanted[seats[position % n]].append(card)
+                pile = pile[3 * n:]
+                if not same(wanted, data["hands"]):
+                    found.problem(N_("line {line}: HandDealt is not the next {count} "
+                                     "stock cards dealt from the dealer's side"),
+                                  line=line.number, count=3 * n)
+                count += 1
+            elif line.type == "CardsDrawn":
+                if winner is None:
+                    found.problem(N_("line {line}: CardsDrawn before any TrickTaken of "
+                                     "the smazzata"), line=line.number)
+                    continue
+                order = seats_from(winner, match.players, 1)
+                wanted_draws = [[seat, card] for seat, card in zip(order, pile, strict=False)]
+                pile = pile[match.players:]
+                if not same(wanted_draws, data["draws"]):
+                    found.problem(N_("line {line}: CardsDrawn is not the next stock "
+                                     "cards, the trick winner first"), line=line.number)
+                count += 1
+        except MALFORMED as error:
+            found.malformed(line, error)
+    what = "HandDealt" if match.game == "cirulla" else "CardsDrawn"
+    if count == 0 and not found.problems:
+        return found.check("draws", say(N_("no {event} in the export"), event=what),
+                           skipped=True)
+    summary = (N_("{count} {event} takes the stock in order") if count == 1 else
+               N_("{count} {event} take the stock in order"))
+    return found.check("draws", say(summary, count=count, event=what))
+
+
+def same(expected: Any, recorded: Any) -> bool:
+    """Equal, where a card the record does not know (`??`) matches any card."""
+    if isinstance(expected, list) and isinstance(recorded, list):
+        return len(expected) == len(recorded) and all(map(same, expected, recorded))
+    return bool(expected == recorded or UNKNOWN in (expected, recorded))
