@@ -17,31 +17,23 @@ from __future__ import annotations
 
 import sys
 from datetime import date
+from typing import TYPE_CHECKING
 
 import click
 
 from domain.record.events import PROVENANCES
-from projections.fairness.battery import ALPHA
-from projections.fairness.privacy import (
-    PrivacyError,
-    PublicReport,
-    min_deals,
-    public_report,
-    whole_report,
-)
-from projections.fairness.report import (
-    POPULATIONS,
-    FairnessReport,
-    fairness_report,
-)
+from projections.fairness.choices import ALPHA, POPULATIONS
 from projections.fairness.selection import Criteria, SelectionError, ruleset_option, select_deals
 from projections.store.ownership import owns_store
-from replay_web import cli_fairness_text
 from replay_web.cli import UsageProblem, cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.i18n import _, translate_error
 from replay_web.progress import progress
 from replay_web.tables import echo_json
+
+if TYPE_CHECKING:
+    from projections.fairness.privacy import PublicReport
+    from projections.fairness.report import FairnessReport
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -107,6 +99,11 @@ def fairness(tournament: str | None, since: date | None, until: date | None,
     if since is not None and until is not None and since > until:
         raise UsageProblem(_("--since {since} is after --until {until}").format(
             since=since.isoformat(), until=until.isoformat()))
+    # The battery (numpy, scipy) is imported when the command runs, never for its options or
+    # for `verbale --help` (issue 24).
+    from projections.fairness.privacy import PrivacyError, min_deals, public_report, whole_report
+    from projections.fairness.report import fairness_report
+
     criteria = Criteria(tournament=tournament, since=since, until=until, game=game,
                         ruleset=options, dealer=dealer, provenance=provenance)
     try:
@@ -139,4 +136,6 @@ def fairness(tournament: str | None, since: date | None, until: date | None,
 def render(report: FairnessReport, shown: PublicReport | None = None) -> None:
     """The report as a director reads it (`shown`: what of it this reader may see): headline
     first, then each test's question, method and figures (cli_fairness_text.py)."""
+    from replay_web import cli_fairness_text
+
     cli_fairness_text.render(report, shown)

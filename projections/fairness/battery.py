@@ -36,10 +36,10 @@ from numpy.typing import NDArray
 from domain.cards import DECK
 from domain.text import Said, say
 from projections.fairness import stats
+from projections.fairness.choices import ALPHA
 from projections.fairness.columns import UNKNOWN, DealColumns, columns_of
 from projections.fairness.deals import BRISCOLA, RECEIVERS, STOCK, TABLE, DealRecord
 
-ALPHA = 0.01
 SEED_OUTCOMES = 2.0 ** 128
 DECK_OUTCOMES = float(np.prod(np.arange(1, 41, dtype=np.float64)))
 

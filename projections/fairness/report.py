@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.text import Said, say
-from projections.fairness.battery import ALPHA, BatteryReport, run_on_columns
+from projections.fairness.battery import BatteryReport, run_on_columns
+from projections.fairness.choices import ALPHA, POPULATIONS, SEEDED, TRANSCRIBED
 from projections.fairness.columns import columns_of
 from projections.fairness.dealers import DealerView, dealer_view
 from projections.fairness.deals import DealRecord
@@ -28,11 +29,6 @@ from projections.fairness.selection import Criteria, Selection
 from projections.fairness.suspected import catalogued_events
 
 SCHEMA = "verbale-fairness/2"
-SEEDED, TRANSCRIBED = "seeded", "transcribed"
-POPULATIONS = (SEEDED, TRANSCRIBED)
-"""The populations of deals, each with its own battery and headline verdict: the seeded deals
-(live and simulated matches: the shuffle can be checked) and the transcribed ones (a club's
-hand shuffle, written down afterwards; unseeded deals with them). Never pooled."""
 
 
 @dataclass(frozen=True, slots=True)
