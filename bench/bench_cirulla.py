@@ -1,7 +1,7 @@
 """Cirulla engine benchmarks (docs/benchmarks.md, section "Cirulla").
 
 Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positions P]
-     [--baseline COMMIT] [--only-compare]
+     [--baseline COMMIT] [--only-compare] [--baseline-dir DIR [--only-outside]]
 
 1. Complete 2-player smazzate per second with random legal play, one core: the deal (with its
    redeals), the dealer's accuso, the automatic accuso of each hand of three, `legal_plays`
@@ -20,6 +20,10 @@ Run: .venv/bin/python -m bench.bench_cirulla [--smazzate N] [--runs R] [--positi
    before the engines' states were read and built by field name) and by this checkout's, in two
    worker processes taking turns run by run; medians and their ratio. `--only-compare` runs
    only this.
+4. With `--baseline-dir DIR`: the simulation target of issue 24, verbale's "engine" smazzate
+   against marcypotter16/Cirulla's engine imported from DIR, outside the repository
+   (bench/outside_cirulla.py), taking turns run by run in this process; medians and their
+   ratio. `--only-outside` runs only this. Without the option the reference is not measured.
 Before timing, both checks compare the engine with the brute force on every position played.
 Each figure is the median of R runs.
 """
@@ -32,9 +36,11 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import count
+from pathlib import Path
 
 from bench import baseline
 from bench.machine import machine
+from bench.outside_cirulla import OutsideEngine
 from domain.cards import DECK, Card
 from domain.cirulla.captures import clear_caches, legal_plays
 from domain.cirulla.engine import apply_play, deal_from, evolve, follow_up, turn_starts
@@ -174,14 +180,42 @@ def worker_cases(smazzate: int) -> dict[str, Callable[[int], float]]:
     }
 
 
+def outside_comparison(directory: Path | None, smazzate: int, runs: int) -> None:
+    """verbale's engine and the outside reference, the same number of smazzate, run by run."""
+    if directory is None:
+        print("reference marcypotter16/Cirulla: not measured (--baseline-dir DIR, "
+              "bench/outside_cirulla.py)")
+        return
+    outside = OutsideEngine(directory)
+    ours_case = worker_cases(smazzate)["engine"]
+    ours_case(0), outside.smazzate_per_second(smazzate, 0)   # warm-up: caches, imports
+    ours, theirs = [], []
+    for run in range(runs):
+        ours.append(ours_case(run))
+        theirs.append(outside.smazzate_per_second(smazzate, run))
+    mine, reference = statistics.median(ours), statistics.median(theirs)
+    print(f"same run, {runs} interleaved runs of {smazzate} 2-player smazzate, random play, "
+          f"median: verbale {mine:,.0f}/s (runs {min(ours):,.0f}...{max(ours):,.0f}), "
+          f"marcypotter16/Cirulla {reference:,.0f}/s (runs {min(theirs):,.0f}..."
+          f"{max(theirs):,.0f}): {mine / reference:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smazzate", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--baseline-dir", type=Path, default=None,
+                        help="a directory outside the repository with marcypotter16/Cirulla's "
+                             "engine, timed beside verbale's (bench/outside_cirulla.py)")
+    parser.add_argument("--only-outside", action="store_true",
+                        help="run only the comparison with --baseline-dir's engine")
     baseline.add_options(parser)
     args = parser.parse_args()
     if baseline.handled(args, "bench.bench_cirulla", worker_cases):
+        return
+    if args.only_outside:
+        outside_comparison(args.baseline_dir, args.smazzate, args.runs)
         return
     seeds = [smazzata_seed(MATCH_SEED, n) for n in range(args.smazzate)]
     print(f"machine: {machine()}")
@@ -218,6 +252,7 @@ def main() -> None:
               f"warm {w:,.0f}/s ({w / b:.0f}x); brute force {b:,.0f}/s")
     baseline.print_comparison("bench.bench_cirulla", ("engine", "verifiable"), args.smazzate,
                               args.runs, args.baseline)
+    outside_comparison(args.baseline_dir, args.smazzate, args.runs)
 
 
 if __name__ == "__main__":
