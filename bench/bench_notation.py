@@ -34,7 +34,7 @@ import chess
 import chess.pgn
 
 from bench.machine import machine
-from domain.record.demo import DemoMatch, demo_set, play_demo
+from domain.demo.matches import DemoMatch, demo_set, play_demo
 from domain.shuffle import Seed
 from importers.notation.from_events import written_from_events
 from importers.notation.model import WrittenMatch, WrittenPlay

@@ -3,7 +3,7 @@
 Run: .venv/bin/python -m bench.bench_store [--events N] [--big M] [--skip-postgres]
 
 On SQLite (a file) and on PostgreSQL (127.0.0.1:5432, database test, a scratch schema), with
-real events: the streams of bot matches of both games (domain/record/demo.py).
+real events: the streams of bot matches of both games (domain/demo/matches.py).
 1. Append, one event per transaction (live play): one chained fact at a time into the store's
    event store (MatchStore._save: what execute does after decide),
    against plain-SQL INSERT + COMMIT of the same rows into a plain table of the same columns.
@@ -32,8 +32,8 @@ from typing import Any
 
 import psycopg
 
+from domain.demo.matches import demo_set, play_demo
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set, play_demo
 from domain.record.envelope import RecordedBy
 from domain.shuffle import Seed
 from projections.store.app import MatchStore, chain_facts

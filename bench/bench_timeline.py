@@ -29,10 +29,10 @@ from datetime import datetime
 from pathlib import Path
 
 from bench.machine import machine
+from domain.demo.matches import DemoMatch, demo_set, play_demo
 from domain.events import CardPlayed, SmazzataDealt
 from domain.record.catalog import CATALOG
 from domain.record.clock import parse_stamp
-from domain.record.demo import DemoMatch, demo_set, play_demo
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.timeline import Timeline, timeline
 from domain.shuffle import Seed

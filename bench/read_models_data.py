@@ -1,7 +1,7 @@
 """The data of the read-model benchmarks (bench/bench_read_models.py): event stores of a given
 size made of real simulated matches, cached on disk, and the rm_ tables of 100,000 matches.
 
-Stores: the demo set's bot matches (domain/record/demo.py), each from its own match seed (the
+Stores: the demo set's bot matches (domain/demo/matches.py), each from its own match seed (the
 demo set goes round its formats with a new seed per index), three in four played in a tournament
 (scheduled in it, as `verbale simulate matches --store` records them), started 20 minutes apart.
 The matches are played in memory and their events written about 1,000 per transaction, the
@@ -31,8 +31,8 @@ from typing import Any, cast
 from eventsourcing.persistence import StoredEvent
 from sqlalchemy import Engine, Table, insert, select
 
+from domain.demo.matches import NAMES, demo_set, play_demo
 from domain.record.catalog import CATALOG
-from domain.record.demo import NAMES, demo_set, play_demo
 from domain.record.envelope import RecordedBy
 from domain.record.events import MatchScheduled, TournamentCreated
 from domain.shuffle import Seed

@@ -79,7 +79,7 @@ def simulate_briscola(seed_text: str | None, players: str, format_text: str,
     missing = missing_vp_column(fmt)
     if missing is not None:  # a friendly match may use it; --vp refused it above
         click.echo(_("note: {note}").format(note=translate(missing)), err=True)
-    from domain.record.demo import NAMES, seeded_match  # the simulator, only for simulate
+    from domain.demo.matches import NAMES, seeded_match  # the simulator, only for simulate
 
     names = NAMES[:int(players)]
     if into_store:

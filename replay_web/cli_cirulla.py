@@ -98,7 +98,7 @@ def simulate_cirulla(seed_text: str | None, players: str, format_text: str,
         raise click.BadParameter(translate_error(error), param_hint="--format") from None
     if fresh:
         click.echo(seed_line(seed))
-    from domain.record.demo import NAMES, seeded_match  # the simulator, only for simulate
+    from domain.demo.matches import NAMES, seeded_match  # the simulator, only for simulate
 
     names = NAMES[:int(players)]
     if into_store:

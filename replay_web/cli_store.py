@@ -13,10 +13,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 import click
 
-from domain.record.clock import stamp, utc
-from domain.record.commands import CreateMatch, MatchCommand, RecordRuling
-from domain.record.decide import decide
-from domain.record.demo import (
+from domain.demo.matches import (
     BOTS,
     DEMO_ARBITER,
     DEMO_SEED,
@@ -25,8 +22,11 @@ from domain.record.demo import (
     demo_set,
     play_demo,
 )
-from domain.record.demo_seeds import demo_place
-from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
+from domain.demo.seeds import demo_place
+from domain.demo.transcribed import IMPORTER, SOURCE, transcribe
+from domain.record.clock import stamp, utc
+from domain.record.commands import CreateMatch, MatchCommand, RecordRuling
+from domain.record.decide import decide
 from domain.record.envelope import RecordedBy, importer
 from domain.record.events import DeclaredVpTable
 from domain.record.match import MatchState, Phase, evolve, initial

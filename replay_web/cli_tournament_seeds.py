@@ -19,7 +19,7 @@ from uuid import UUID
 
 import click
 
-from domain.record.demo_seeds import (
+from domain.demo.seeds import (
     DEMO_PUBLIC_VALUE,
     DEMO_REFERENCE,
     TABLES,

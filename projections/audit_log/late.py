@@ -19,8 +19,8 @@ import json
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from domain.demo.matches import DEMO_ARBITER, DEMO_SEED, demo_key_seed
 from domain.record.audit import Severity
-from domain.record.demo import DEMO_ARBITER, DEMO_SEED, demo_key_seed
 from domain.text import Said, say
 from projections.store.signatures import Signer
 

@@ -18,7 +18,7 @@ by the caller's generator:
   him no 15 or 30 (the catalogue's dealer's accusi see it).
 
 Honest stores of complete matches (`honest_store`): the matches `verbale simulate matches`
-records (domain/record/demo.py: both games, 2 and 4 players, every format, with timeouts,
+records (domain/demo/matches.py: both games, 2 and 4 players, every format, with timeouts,
 abandons and rulings), played whole by the bots, their deals read by `deal_records` from the
 events the match records, as `select_deals` reads them from a store. The tests that depend on
 the deals' number, order and winners are calibrated on these, not only on bare deals.
@@ -39,7 +39,7 @@ from math import comb, prod
 import numpy as np
 from numpy.typing import NDArray
 
-from domain.record.demo import demo_set, play_demo
+from domain.demo.matches import demo_set, play_demo
 from domain.record.match import Phase
 from domain.shuffle import Seed, shuffled_indices
 from projections.fairness.battery import ALPHA, BatteryReport, SuspectedEvent, run_on_columns

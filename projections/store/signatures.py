@@ -84,7 +84,7 @@ class Signer:
 
     @classmethod
     def from_seed(cls, arbiter: str, seed: bytes) -> Signer:
-        """The key whose 32-byte private seed is `seed` (the demo's key: domain/record/demo.py)."""
+        """The key whose 32-byte private seed is `seed` (the demo's key: domain/demo/matches.py)."""
         return cls(arbiter, Ed25519PrivateKey.from_private_bytes(seed))
 
     @property
@@ -168,7 +168,7 @@ def revoke_keys(store: MatchStore, arbiter: str, reason: str, at: datetime,
 
 def demo_keys(store: MatchStore, arbiter: str) -> tuple[str, ...]:
     """The keys of `arbiter` that the simulator registered: demo keys, which anyone derives
-    from the demo's public seed (domain/record/demo.py)."""
+    from the demo's public seed (domain/demo/matches.py)."""
     found = []
     for row in store.stored(keys_stream(arbiter)):
         fact = cast(StoredFact, store.mapper.to_domain_event(row))

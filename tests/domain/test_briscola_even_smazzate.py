@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.demo.matches import BOTS, NAMES, seeded_match
 from domain.events import SmazzataEnded
 from domain.match_format import (
     BRISCOLA_SOGLIA,
@@ -27,7 +28,6 @@ from domain.match_format import (
 from domain.record.catalog import CATALOG, format_options, parse_format
 from domain.record.commands import CreateMatch
 from domain.record.decide import RecordRefused, decide
-from domain.record.demo import BOTS, NAMES, seeded_match
 from domain.record.events import MatchCreated, MatchEnded
 from domain.record.match import MatchEvent, MatchState, initial
 from domain.record.simulate import Incidents, Table, play_locally

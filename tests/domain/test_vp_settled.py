@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from domain.briscola.scoring import unawarded_points as briscola_unawarded
 from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.ruleset import STANDARD as CIRULLA_STANDARD
+from domain.demo.matches import BOTS, NAMES, seeded_match
 from domain.match_format import MatchFormat, match_status
 from domain.penalty import Forfeit, forfeit
 from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, NAMES, seeded_match
 from domain.record.events import ENDINGS, Abandoned, MatchEnded, TimeoutRecorded
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.simulate import Incidents, Table, play_locally

@@ -15,8 +15,8 @@ from click.testing import CliRunner, Result
 
 from domain.cirulla.dealing import distribute
 from domain.cirulla.ruleset import ruleset_from_dict
+from domain.demo.matches import demo_set
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, mix_seeds, shuffled_deck
 from projections.auditor.audit import audit

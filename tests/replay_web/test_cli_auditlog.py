@@ -19,9 +19,9 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import pytest
 from click.testing import CliRunner
 
+from domain.demo.matches import DEMO_SEED, demo_set
 from domain.record.arbiter_keys import Keyring
 from domain.record.commands import RecordRuling
-from domain.record.demo import DEMO_SEED, demo_set
 from domain.record.simulate import Incidents
 from domain.shuffle import Seed
 from projections.store.app import MatchStore

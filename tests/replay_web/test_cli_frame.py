@@ -59,7 +59,7 @@ def test_a_command_s_module_is_imported_only_when_it_runs() -> None:
                "'cirulla', '--table', '4c', '--hand', '4d']\n"
                "try:\n    main()\nexcept SystemExit:\n    pass\n"
                "print(sorted(m for m in ('psycopg', 'eventsourcing', 'replay_web.cli_store', "
-               "'replay_web.cli_verify', 'domain.record.demo') if m in sys.modules))")
+               "'replay_web.cli_verify', 'domain.demo.matches') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           check=True)
     assert done.stdout.splitlines()[-1] == "[]"

@@ -23,8 +23,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 
-from domain.record.demo import demo_set, play_demo
-from domain.record.demo_seeds import demo_place
+from domain.demo.matches import demo_set, play_demo
+from domain.demo.seeds import demo_place
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from replay_web import cli_store
@@ -261,7 +261,7 @@ def test_a_half_recorded_transcription_is_completed_and_a_new_one_is_one_transac
     """The demo's transcribed match is one import: all of it in one transaction. One left half
     recorded, an action per transaction (as earlier versions did), is completed from where it
     stopped, into the same bytes."""
-    from domain.record.demo_transcribed import IMPORTER, SOURCE, transcribe
+    from domain.demo.transcribed import IMPORTER, SOURCE, transcribe
     from domain.record.envelope import importer
     seed = Seed.from_hex(SEED)
     stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:transcribed")

@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import NAMES, play_demo, seeded_match
+from domain.demo.transcribed import Transcript, transcribe
 from domain.events import CardPlayed, HandDealt
 from domain.match_format import MatchFormat
 from domain.record.audit import Audit, Finding, Severity, audit
 from domain.record.catalog import CATALOG
-from domain.record.demo import NAMES, play_demo, seeded_match
-from domain.record.demo_transcribed import Transcript, transcribe
 from domain.record.match import MatchEvent, initial
 from domain.shuffle import Seed
 

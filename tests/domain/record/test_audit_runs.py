@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from domain.cards import DECK
 from domain.cirulla.ruleset import STANDARD, Accuso
+from domain.demo.matches import BOTS, NAMES, seeded_match
 from domain.events import CardPlayed
 from domain.match_format import MatchFormat
 from domain.record.audit import Audit, audit
 from domain.record.audit_runs import confirm
 from domain.record.catalog import CATALOG, format_options
 from domain.record.commands import CreateMatch
-from domain.record.demo import BOTS, NAMES, seeded_match
 from domain.record.events import MatchCreated, TimeControl
 from domain.record.match import MatchEvent
 from domain.record.simulate import Incidents, Table, play_locally

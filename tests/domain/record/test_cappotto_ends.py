@@ -23,6 +23,7 @@ import pytest
 from domain.cards import DECK, Card, Suit
 from domain.cirulla.engine import smazzata_score
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import BOTS, NAMES, DemoMatch, seeded_match
 from domain.events import CardPlayed, SmazzataDealt, SmazzataEnded
 from domain.game import PlayCard
 from domain.match_format import MatchFormat, MatchFormatError
@@ -38,7 +39,6 @@ from domain.record.commands import (
     TranscribeDeal,
 )
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, seeded_match
 from domain.record.events import (
     MatchEnded,
     MatchSeedRevealed,

@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import NAMES, play_demo, seeded_match
+from domain.demo.transcribed import Transcript, transcribe
 from domain.events import SmazzataDealt, SmazzataEnded
 from domain.game import RuleViolation
 from domain.match_format import MatchFormat
@@ -23,8 +25,6 @@ from domain.record.audit import Finding, Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import ClaimScore, MatchCommand, TranscribeTags
 from domain.record.decide import decide
-from domain.record.demo import NAMES, play_demo, seeded_match
-from domain.record.demo_transcribed import Transcript, transcribe
 from domain.record.events import (
     IrregularityNoted,
     MatchEnded,

@@ -15,12 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.cards import DECK
+from domain.demo.matches import BOTS, demo_set, play_demo
+from domain.demo.transcribed import transcribe
 from domain.game import PlayCard
 from domain.record.catalog import CATALOG
 from domain.record.commands import MatchCommand
 from domain.record.decide import Decided, decide_checked, decide_folded
-from domain.record.demo import BOTS, demo_set, play_demo
-from domain.record.demo_transcribed import transcribe
 from domain.record.match import MatchState, evolve, initial
 from domain.record.simulate import Table, next_command
 from domain.shuffle import Seed

@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 from domain.briscola.scoring import unawarded_points as briscola_unawarded
 from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import BOTS, NAMES, DemoMatch, demo_set, reseeded, seeded_match
 from domain.match_format import MatchFormat, MatchKind, SmazzataResult, match_status
 from domain.record.catalog import CATALOG
 from domain.record.commands import RecordAbandon, RecordTimeout
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, demo_set, reseeded, seeded_match
 from domain.record.events import Abandoned, MatchEnded, SeedRevealed, TimeoutRecorded
 from domain.record.match import MatchEvent, MatchState, Phase
 from domain.record.refusal import RecordRefused

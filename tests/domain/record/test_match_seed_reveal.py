@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import BOTS, NAMES, DemoMatch, demo_set, reseeded, seeded_match
 from domain.events import SmazzataEnded
 from domain.game import RuleViolation
 from domain.match_format import MatchFormat
@@ -24,7 +25,6 @@ from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import MatchCommand, RevealMatchSeed
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, demo_set, reseeded, seeded_match
 from domain.record.events import (
     SIMULATED,
     MatchCreated,

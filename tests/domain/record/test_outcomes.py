@@ -20,6 +20,7 @@ from domain.briscola.state import BriscolaState
 from domain.cards import Card, Suit
 from domain.cirulla.ruleset import STANDARD
 from domain.cirulla.state import CirullaState
+from domain.demo.matches import BOTS, NAMES, DemoMatch, demo_set, play_demo, reseeded, seeded_match
 from domain.events import (
     AccusoDeclared,
     CardPlayed,
@@ -39,7 +40,6 @@ from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG, parse_format
 from domain.record.commands import RecordRuling
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, demo_set, play_demo, reseeded, seeded_match
 from domain.record.events import (
     ENDINGS,
     Abandoned,

@@ -1,6 +1,6 @@
 """decide_plays: a run of plays decided and folded at once reads as the plays decided one by one.
 
-The demo transcript (domain/record/demo_transcribed.py: 20 cards nobody saw, a play out of turn,
+The demo transcript (domain/demo/transcribed.py: 20 cards nobody saw, a play out of turn,
 a missed capture) is replayed twice: each command alone through decide_checked and evolve, and
 with every stretch of PlayCards offered to decide_plays first. The events, their moments and the
 final state must be the same; plays the run leaves are decided alone. The importer's own
@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.cards import DECK, Card
+from domain.demo.transcribed import transcribe
 from domain.game import PlayCard
 from domain.record.catalog import CATALOG
 from domain.record.commands import MatchCommand
 from domain.record.decide import decide_checked
-from domain.record.demo_transcribed import transcribe
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.plays_run import decide_plays
 

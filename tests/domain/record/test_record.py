@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.demo.matches import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.events import CardPlayed
 from domain.game import PlayCard, RuleViolation
 from domain.record.audit import audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordAbandon, RecordRuling, RevealSeed
 from domain.record.decide import decide
-from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.record.events import TimeoutRecorded
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Incidents, Table, play_locally

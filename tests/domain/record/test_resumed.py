@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.demo.matches import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.match_seed import smazzata_seed
 from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import CommitSeed, RecordRuling
 from domain.record.decide import decide, restated
-from domain.record.demo import BOTS, DemoMatch, demo_set, play_demo, reseeded
 from domain.record.events import MatchEnded, MatchResumed, RulingRecorded, result_of
 from domain.record.match import MatchEvent, MatchState, Phase, evolve
 from domain.record.refusal import RecordRefused

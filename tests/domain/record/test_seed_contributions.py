@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import projections.auditor.shuffle as outside
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import BOTS, NAMES, DemoMatch, seeded_match
 from domain.events import SmazzataDealt
 from domain.game import RuleViolation
 from domain.match_format import MatchFormat
@@ -26,7 +27,6 @@ from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.commands import ContributeSeed, DealSmazzata, MatchCommand
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, seeded_match
 from domain.record.events import SeedContributed
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from domain.briscola.state import BriscolaState
 from domain.cards import Card
 from domain.cirulla.state import CirullaState
+from domain.demo.matches import demo_set, play_demo
 from domain.events import CardPlayed, SmazzataDealt, TrickTaken
 from domain.game import PlayCard, RuleViolation
 from domain.record.catalog import CATALOG
 from domain.record.decide import decide
-from domain.record.demo import demo_set, play_demo
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.timeline import Timeline, table_options, timeline
 from domain.seating import SeatingError

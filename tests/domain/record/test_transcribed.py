@@ -16,14 +16,8 @@ import pytest
 from domain.cards import UNKNOWN, parse_card
 from domain.cirulla.scoring import score
 from domain.cirulla.state import CirullaState
-from domain.events import CardPlayed, SmazzataDealt
-from domain.game import PlayCard, RuleViolation
-from domain.record.audit import Severity, audit
-from domain.record.catalog import CATALOG
-from domain.record.commands import RecordIrregularPlay, TranscribeDeal
-from domain.record.decide import decide
-from domain.record.demo import BOTS, demo_set
-from domain.record.demo_transcribed import (
+from domain.demo.matches import BOTS, demo_set
+from domain.demo.transcribed import (
     ARBITER,
     Transcript,
     layouts,
@@ -32,6 +26,12 @@ from domain.record.demo_transcribed import (
     transcribe,
     with_card,
 )
+from domain.events import CardPlayed, SmazzataDealt
+from domain.game import PlayCard, RuleViolation
+from domain.record.audit import Severity, audit
+from domain.record.catalog import CATALOG
+from domain.record.commands import RecordIrregularPlay, TranscribeDeal
+from domain.record.decide import decide
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command

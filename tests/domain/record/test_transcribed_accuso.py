@@ -13,11 +13,11 @@ import pytest
 
 from domain.cards import DECK, UNKNOWN, Card, parse_card
 from domain.cirulla.state import CirullaState
+from domain.demo.transcribed import ARBITER, setup
 from domain.game import PlayCard
 from domain.record.catalog import CATALOG
 from domain.record.commands import DealLayout, DeclareAccuso, RecordIrregularPlay, TranscribeDeal
 from domain.record.decide import decide, decide_checked
-from domain.record.demo_transcribed import ARBITER, setup
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.refusal import RecordRefused

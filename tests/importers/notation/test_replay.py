@@ -13,13 +13,13 @@ import pytest
 from domain.cards import UNKNOWN
 from domain.cirulla.accusi import PLAYER_KINDS
 from domain.cirulla.ruleset import STANDARD, ruleset_from_options
+from domain.demo.matches import play_demo, seeded_match
+from domain.demo.transcribed import Transcript, transcribe
 from domain.events import AccusoDeclared, CardPlayed, SmazzataDealt, SmazzataEnded
 from domain.game import PlayCard
 from domain.match_format import MatchFormat
 from domain.record.catalog import parse_format
 from domain.record.commands import RecordIrregularPlay, TranscribeDeal, TranscribeTags
-from domain.record.demo import play_demo, seeded_match
-from domain.record.demo_transcribed import Transcript, transcribe
 from domain.record.events import MatchCreated, MatchEnded, SeedRevealed
 from domain.record.match import MatchEvent
 from domain.shuffle import Seed

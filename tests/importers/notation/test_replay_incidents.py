@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.cards import parse_card
+from domain.demo.matches import demo_set, play_demo
 from domain.events import CardPlayed
 from domain.game import PlayCard
 from domain.record.commands import (
@@ -20,7 +21,6 @@ from domain.record.commands import (
     RecordTimeout,
 )
 from domain.record.decide import decide
-from domain.record.demo import demo_set, play_demo
 from domain.record.events import MatchEnded, RulingRecorded, ScoreClaimed, SeedRevealed
 from domain.record.match import MatchEvent
 from domain.shuffle import Seed

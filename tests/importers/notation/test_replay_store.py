@@ -10,11 +10,11 @@ from datetime import datetime
 from pathlib import Path
 from uuid import uuid4
 
+from domain.demo.transcribed import transcribe
 from domain.events import SmazzataEnded
 from domain.record.audit import Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.decide import decide
-from domain.record.demo_transcribed import transcribe
 from domain.record.events import ScoreClaimed
 from domain.record.match import MatchEvent, evolve, initial
 from importers.notation.from_events import written_from_events

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 
 from domain.cards import UNKNOWN
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import DemoMatch, demo_formats, play_demo, seeded_match
+from domain.demo.transcribed import transcribe
 from domain.events import CardPlayed, SmazzataDealt, SmazzataEnded
 from domain.match_format import MatchFormat
 from domain.record.catalog import CATALOG
 from domain.record.commands import CreateMatch, RecordRuling
 from domain.record.decide import decide
-from domain.record.demo import DemoMatch, demo_formats, play_demo, seeded_match
-from domain.record.demo_transcribed import transcribe
 from domain.record.events import (
     MatchCreated,
     MatchEnded,

@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from domain.demo.matches import DEMO_ARBITER, DEMO_SEED, demo_key_seed
 from domain.record.commands import RecordRuling
-from domain.record.demo import DEMO_ARBITER, DEMO_SEED, demo_key_seed
 from domain.record.envelope import RecordedBy
 from projections.store.app import MatchStore
 from projections.store.canonical import canonical_json, event_hash

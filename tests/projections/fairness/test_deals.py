@@ -13,9 +13,9 @@ from domain.briscola.engine import deal_event
 from domain.cards import UNKNOWN_INDEX
 from domain.cirulla.dealing import distribute
 from domain.cirulla.ruleset import STANDARD, TAVERNA, Ruleset
+from domain.demo.matches import demo_set, play_demo
+from domain.demo.transcribed import transcribe
 from domain.events import SmazzataDealt, SmazzataEnded
-from domain.record.demo import demo_set, play_demo
-from domain.record.demo_transcribed import transcribe
 from domain.record.events import MatchSeedRevealed, SeedRevealed
 from domain.seating import Seating
 from domain.shuffle import Seed, shuffled_deck, shuffled_indices

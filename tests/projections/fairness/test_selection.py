@@ -12,10 +12,10 @@ from uuid import uuid4
 
 import pytest
 
+from domain.demo.matches import BOTS, demo_set
+from domain.demo.transcribed import transcribe
 from domain.events import SmazzataDealt
 from domain.record.clock import parse_stamp
-from domain.record.demo import BOTS, demo_set
-from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import RecordedBy, importer
 from domain.record.events import MatchCreated, MatchEnded, TournamentCreated
 from domain.record.simulate import Table

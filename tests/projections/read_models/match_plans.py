@@ -20,6 +20,7 @@ from uuid import UUID
 from hypothesis import strategies as st
 
 from domain.cirulla.ruleset import STANDARD, TAVERNA
+from domain.demo.matches import BOTS, NAMES, seeded_match
 from domain.events import SmazzataDealt
 from domain.match_format import MatchFormat
 from domain.match_seed import smazzata_seed
@@ -32,7 +33,6 @@ from domain.record.commands import (
     TranscribeDeal,
 )
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, seeded_match
 from domain.record.envelope import RecordedBy
 from domain.record.events import Provenance
 from domain.record.match import MatchState, Phase, evolve, initial

@@ -15,7 +15,7 @@ from eventsourcing.persistence import Notification, Tracking
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.record.demo import demo_set
+from domain.demo.matches import demo_set
 from domain.shuffle import Seed
 from projections.read_models.engine import writing
 from projections.read_models.follow import ReadModelView, poll, runner, runner_env

@@ -21,9 +21,9 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from domain.demo.matches import demo_set
 from domain.events import SmazzataDealt
 from domain.record.commands import RecordRuling
-from domain.record.demo import demo_set
 from domain.record.envelope import RecordedBy
 from domain.record.events import IrregularityNoted, MatchResumed, RulingRecorded
 from domain.record.match import MatchState

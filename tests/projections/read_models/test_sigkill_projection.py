@@ -16,7 +16,7 @@ from uuid import NAMESPACE_URL, uuid5
 
 import pytest
 
-from domain.record.demo import demo_set
+from domain.demo.matches import demo_set
 from domain.shuffle import Seed
 from projections.read_models.project import rebuild
 from projections.store.app import MatchStore

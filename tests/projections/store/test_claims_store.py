@@ -11,10 +11,10 @@ import json
 from datetime import datetime, timedelta
 from uuid import uuid4
 
+from domain.demo.transcribed import transcribe
 from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
 from domain.record.commands import ClaimScore, MatchCommand, TranscribeTags
-from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import importer
 from domain.record.events import ScoreClaimed, TagsTranscribed
 from projections.auditor.audit import audit_lines

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from domain.demo.matches import demo_set
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set
 from domain.shuffle import Seed
 from projections.auditor.audit import audit_lines
 from projections.store.app import MatchStore

@@ -16,10 +16,10 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 import pytest
 from click.testing import CliRunner
 
+from domain.demo.matches import demo_set, reseeded
+from domain.demo.transcribed import transcribe
 from domain.record.catalog import CATALOG
 from domain.record.commands import RecordRuling
-from domain.record.demo import demo_set, reseeded
-from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import RecordedBy, importer
 from domain.record.events import IrregularityNoted, RulingRecorded
 from domain.shuffle import Seed

@@ -18,8 +18,8 @@ import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 
+from domain.demo.matches import demo_set
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from projections.store.config import StoreConfigError, redact, store_env
@@ -388,7 +388,7 @@ def test_a_read_only_postgres_opening_refuses_a_schema_without_the_store() -> No
 _PROCESS = """
 import sys, uuid
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set
+from domain.demo.matches import demo_set
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
 from replay_web.cli_store import record_match

@@ -9,10 +9,10 @@ import pytest
 from domain.cards import DECK, Card
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.state import CirullaState
+from domain.demo.matches import reseeded
 from domain.game import PlayCard, RuleViolation
 from domain.record.catalog import CATALOG
 from domain.record.commands import DealSmazzata, RecordTimeout, RevealSeed
-from domain.record.demo import reseeded
 from domain.record.match import Phase
 from domain.shuffle import Seed
 from projections.store.app import MatchStore

@@ -10,8 +10,8 @@ from uuid import UUID
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.demo.matches import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.catalog import CATALOG
-from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.simulate import Incidents, Table
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.demo.matches import BOTS, demo_set
 from domain.record.arbiter_keys import Keyring, decide_register, evolve_keyring
 from domain.record.commands import RecordRuling
-from domain.record.demo import BOTS, demo_set
 from domain.record.envelope import arbiter as by_arbiter
 from domain.record.events import RulingRecorded, RulingSignature
 from domain.record.match import MatchState

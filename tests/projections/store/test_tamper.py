@@ -14,10 +14,10 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 import pytest
 
+from domain.demo.matches import demo_set
 from domain.record.arbiter_keys import keys_stream
 from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
-from domain.record.demo import demo_set
 from domain.record.simulate import Incidents
 from domain.shuffle import Seed
 from projections.store.app import MatchStore

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+from domain.demo.transcribed import transcribe
 from domain.record.audit import Severity
 from domain.record.catalog import CATALOG
-from domain.record.demo_transcribed import transcribe
 from domain.record.envelope import importer
 from domain.record.events import IrregularityNoted
 from projections.store.app import MatchStore

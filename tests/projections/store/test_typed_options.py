@@ -15,9 +15,9 @@ import pytest
 
 from domain.briscola.state import BriscolaRules
 from domain.cirulla.ruleset import TAVERNA, Ruleset
+from domain.demo.matches import DemoMatch, demo_set
 from domain.match_format import MatchFormat
 from domain.record.catalog import CATALOG, format_options
-from domain.record.demo import DemoMatch, demo_set
 from domain.record.events import MatchCreated
 from domain.shuffle import Seed
 from projections.auditor.audit import audit_lines

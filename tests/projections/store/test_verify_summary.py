@@ -13,7 +13,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 import pytest
 
-from domain.record.demo import BOTS, DemoMatch, demo_set, reseeded
+from domain.demo.matches import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.simulate import Table, next_command
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed

@@ -19,6 +19,7 @@ import pytest
 
 import projections.auditor.audit as outside
 from domain.cirulla.ruleset import STANDARD
+from domain.demo.matches import BOTS, NAMES, DemoMatch, seeded_match
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.match_format import MatchFormat
 from domain.record.catalog import CATALOG
@@ -31,7 +32,6 @@ from domain.record.commands import (
     RecordRuling,
 )
 from domain.record.decide import decide
-from domain.record.demo import BOTS, NAMES, DemoMatch, seeded_match
 from domain.record.envelope import RecordedBy, arbiter, seat
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command

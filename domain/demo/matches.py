@@ -14,12 +14,12 @@ from domain.cirulla.bot import choose
 from domain.cirulla.engine import auto_accuso
 from domain.cirulla.ruleset import STANDARD, TAVERNA, Ruleset
 from domain.cirulla.state import CirullaState
+from domain.demo.seeds import demo_match_seed
 from domain.game import Command, DeclareAccuso, PlayCard
 from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchFormat
 from domain.match_seed import first_dealer
 from domain.record.catalog import CATALOG, format_options
 from domain.record.commands import CreateMatch
-from domain.record.demo_seeds import demo_match_seed
 from domain.record.events import SIMULATED, TableVisibility, TimeControl
 from domain.record.match import MatchEvent, MatchState, initial
 from domain.record.simulate import Bot, Incidents, Table, play_locally
@@ -111,7 +111,7 @@ def demo_set(seed: Seed, count: int | None = None, *,
              tournaments: bool = False) -> list[DemoMatch]:
     """One match per format and table size (2, then 4 players), or `count` going round them.
     `tournaments`: each match seed is its table's in the session of its round of the demo
-    tournament of its game (demo_seeds.py), as `verbale simulate matches` plays them; else
+    tournament of its game (seeds.py), as `verbale simulate matches` plays them; else
     SHA-256("verbale/demo-v1" 00 || seed || BE32(index)), the set the tests pick from."""
     kinds = [(g, f, r, p) for g, f, r in demo_formats() for p in (2, 4)]
     total = len(kinds) if count is None else count
@@ -121,7 +121,7 @@ def demo_set(seed: Seed, count: int | None = None, *,
 
 def _demo(seed: Seed, index: int, game: str, fmt: MatchFormat, ruleset: Ruleset | None,
           players: int, tournaments: bool = False) -> DemoMatch:
-    if tournaments:   # the seed its table gets in its round's session (demo_seeds.py)
+    if tournaments:   # the seed its table gets in its round's session (seeds.py)
         match_seed = demo_match_seed(seed, game, index)
     else:
         match_seed = Seed(hashlib.sha256(b"verbale/demo-v1\x00" + seed.value
