@@ -2,13 +2,16 @@
 
 Target (issue 9): under 0.3 s for a command's start (import what a command needs, when it needs
 it). Measured as the wall time of the whole process for quick commands, whose own work is a few
-milliseconds: `--version`, `legal cirulla`, `legal briscola`, `verify --match` of an unknown
-prefix (opens the store read-only and answers), `export --match` of the same, `matches --limit 1`.
+milliseconds: `--version`, `--help` (every command's help line; issue 24: without numpy, scipy
+or WeasyPrint, its time printed beside `matches --limit 1`'s), `legal cirulla`, `legal
+briscola`, `verify --match` of an unknown prefix (opens the store read-only and answers),
+`export --match` of the same, `matches --limit 1`.
 
 The baseline is the command line of the commit before issue 9 (BASELINE), run from a copy of its
 `domain`, `projections` and `replay_web` extracted from git, with the same interpreter and
 packages, in the same run: both are timed in turn, run by run. Commands the baseline did not
-have are timed for today only.
+have are timed for today only. `--baseline COMMIT` compares with another commit instead (every
+command then counts as the baseline's).
 """
 
 from __future__ import annotations
@@ -32,13 +35,14 @@ BASELINE = "3843b69"
 
 CASES: dict[str, list[str]] = {
     "--version": ["--version"],
+    "--help": ["--help"],
     "legal cirulla": ["legal", "cirulla", "--table", "4c 7b 2s", "--hand", "4d"],
     "legal briscola": ["legal", "briscola", "--briscola", "7d", "--hand", "4d Rc"],
     "verify --match (unknown)": ["verify", "--match", "00000000-0000-0000-0000-000000000000"],
     "export --match (unknown)": ["export", "--match", "00000000-0000-0000-0000-000000000000"],
     "matches --limit 1": ["matches", "--limit", "1"],
 }
-BASELINE_HAS = {"--version", "legal cirulla", "verify --match (unknown)",
+BASELINE_HAS = {"--version", "--help", "legal cirulla", "verify --match (unknown)",
                 "export --match (unknown)"}
 
 
@@ -63,9 +67,12 @@ def timed(code_root: Path, args: list[str], env: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--baseline", default=BASELINE,
+                        help=f"the commit to compare with (default {BASELINE}, before issue 9)")
     options = parser.parse_args()
+    baseline_has = BASELINE_HAS if options.baseline == BASELINE else set(CASES)
     with tempfile.TemporaryDirectory() as work:
-        old = extract(BASELINE, Path(work) / "old")
+        old = extract(options.baseline, Path(work) / "old")
         store = Path(work) / "store.db"
         env = {**os.environ, "VERBALE_DATABASE_URL": f"sqlite:///{store}", "BENCH_CWD": work}
         subprocess.run([sys.executable, "-P", "-c",
@@ -74,13 +81,14 @@ def main() -> None:
                        env={**env, "PYTHONPATH": str(ROOT)}, check=True,
                        stdout=subprocess.DEVNULL)
         today: dict[str, list[float]] = {name: [] for name in CASES}
-        before: dict[str, list[float]] = {name: [] for name in BASELINE_HAS}
+        before: dict[str, list[float]] = {name: [] for name in baseline_has}
         for _ in range(options.runs):
             for name, args in CASES.items():
                 today[name].append(timed(ROOT, args, env))
-                if name in BASELINE_HAS:
+                if name in baseline_has:
                     before[name].append(timed(old, args, env))
     print(f"machine: {machine()}; {options.runs} runs each, median wall time of the process")
+    print(f"baseline: commit {options.baseline}")
     print(f"{'command':<26} {'today':>8} {'baseline':>9} {'ratio':>6}")
     for name in CASES:
         now = statistics.median(today[name])
@@ -89,6 +97,9 @@ def main() -> None:
             print(f"{name:<26} {now:>7.3f}s {then:>8.3f}s {now / then:>6.2f}")
         else:
             print(f"{name:<26} {now:>7.3f}s {'-':>9} {'':>6}")
+    help_time, matches_time = (statistics.median(today[name])
+                               for name in ("--help", "matches --limit 1"))
+    print(f"--help takes {help_time / matches_time:.2f}x the time of matches --limit 1")
 
 
 if __name__ == "__main__":
