@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import lt, mod
+from typing import Protocol
 
 from domain.cards import DECK, Card
 from domain.text import Said, excerpt, say
@@ -151,12 +152,22 @@ def _keyed_blocks(key: bytes, prefix: bytes, first: int, count: int) -> bytes:
     return b"".join(blocks)
 
 
+class Sha256(Protocol):
+    """A SHA-256 state as hashlib makes it: copied, fed, read."""
+
+    def copy(self) -> Sha256: ...
+
+    def update(self, data: bytes, /) -> None: ...
+
+    def digest(self) -> bytes: ...
+
+
 _HMAC_BLOCK = 64   # SHA-256's block size: HMAC's keys are padded (or hashed) to it
 _IPAD = int.from_bytes(b"\x36" * _HMAC_BLOCK, "big")
 _OPAD = int.from_bytes(b"\x5c" * _HMAC_BLOCK, "big")
 
 
-def _hmac_states(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+def _hmac_states(key: bytes) -> tuple[Sha256, Sha256]:
     """HMAC-SHA256's inner and outer hashes after the padded key (RFC 2104 section 2)."""
     if len(key) > _HMAC_BLOCK:
         key = hashlib.sha256(key).digest()

@@ -129,7 +129,7 @@ _INDEX = {name: index for index, name in enumerate(_FIELDS)}
 _build = builder(MatchState)
 
 
-def _with(state: MatchState, **changes: Any) -> MatchState:
+def with_changes(state: MatchState, **changes: Any) -> MatchState:
     """`dataclasses.replace(state, **changes)` without its introspection of the fields on every
     call: the fold rebuilds the state for every play event, and `replace` was the largest own
     time of the notation benchmark (docs/benchmarks.md, issue 12). Built by `builder`: a
@@ -138,6 +138,9 @@ def _with(state: MatchState, **changes: Any) -> MatchState:
     for name, value in changes.items():
         values[_INDEX[name]] = value
     return _build(*values)
+
+
+_with = with_changes   # the name domain/record/plays_run.py and audit_runs.py still import
 
 
 def initial(catalog: Mapping[str, GameRules]) -> MatchState:
@@ -149,7 +152,7 @@ def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
     if isinstance(event, PLAY_EVENT_TYPES):
         return _play(state, event, at)
     # One new state per event: what the event changes, its version and moment together.
-    return _with(state, version=state.version + 1, last_at=at, **_changes(state, event))
+    return with_changes(state, version=state.version + 1, last_at=at, **_changes(state, event))
 
 
 def _changes(state: MatchState, event: MatchEvent) -> dict[str, Any]:
@@ -191,7 +194,7 @@ def _created(state: MatchState, event: MatchCreated) -> dict[str, Any]:
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
-    """Play events are most of a match: one `_with` each (verify folds every one)."""
+    """Play events are most of a match: one `with_changes` each (verify folds every one)."""
     engine = state.engine
     game = state.game
     if state.phase in (Phase.DEAL, Phase.COMMIT):
@@ -204,15 +207,16 @@ def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
         game = engine.evolve(game, event)
     version = state.version + 1
     if isinstance(event, SmazzataEnded):
-        ended = _with(state, game=game, phase=Phase.REVEAL, ended=(*state.ended, event),
-                      results=(*state.results, state.rules.result(game, event)),
-                      version=version, last_at=at)
+        ended = with_changes(state, game=game, phase=Phase.REVEAL,
+                             ended=(*state.ended, event),
+                             results=(*state.results, state.rules.result(game, event)),
+                             version=version, last_at=at)
         return ended if state.commitment is not None else _next_smazzata(ended)
     if isinstance(event, CardPlayed):
         bank, seen = _thought(state, event.seat, at)
-        return _with(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
-                     bank_used_ms=bank, last_action=seen)
-    return _with(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
+        return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
+                            bank_used_ms=bank, last_action=seen)
+    return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
 
 
 def _thought(state: MatchState, seat: int,
@@ -233,7 +237,7 @@ def _revealed(state: MatchState, event: SeedRevealed) -> dict[str, Any]:
 
 
 def _next_smazzata(state: MatchState) -> MatchState:
-    return _with(state, **_next(state))
+    return with_changes(state, **_next(state))
 
 
 def _next(state: MatchState) -> dict[str, Any]:

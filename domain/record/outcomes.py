@@ -16,7 +16,7 @@ from domain.building import changer
 from domain.events import CardPlayed, SmazzataEnded, SmazzataOutcome
 from domain.record.events import IrregularityNoted, MatchEnded, MatchSettlement
 from domain.record.games import Standing
-from domain.record.match import MatchEvent, MatchState, Phase, _with, evolve
+from domain.record.match import MatchEvent, MatchState, Phase, evolve, with_changes
 from domain.record.transcription import transcriber
 
 # dataclasses.replace at a fraction of its cost: a smazzata's end takes two (domain/building.py).
@@ -93,7 +93,7 @@ def outcomes_folded(state: MatchState, events: tuple[MatchEvent, ...],
                                                            unplayed=unplayed))
             # The outcome is the record's own: no game's fold reads it, so the state folded
             # without it differs only in the event it keeps (the score is not computed again).
-            state = _with(folded, ended=(*folded.ended[:-1], event))
+            state = with_changes(folded, ended=(*folded.ended[:-1], event))
         else:
             state = evolve(state, event, at)
         completed.append(event)

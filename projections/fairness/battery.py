@@ -143,7 +143,7 @@ def run_on_columns(columns: DealColumns, events: Sequence[SuspectedEvent] = (),
     if columns.n:
         outcomes.append(_runs(columns))
     outcomes += _repetitions(columns)
-    return BatteryReport(alpha, columns.n, apart[0], apart[1], _decide(outcomes, alpha),
+    return BatteryReport(alpha, columns.n, apart[0], apart[1], decide_outcomes(outcomes, alpha),
                          tuple(_described(o) for o in _win_figures(columns, dealer_share)))
 
 
@@ -158,7 +158,9 @@ def _described(o: Outcome) -> Outcome:
                                   note=PLAY_NOTE, detail=o.detail))
 
 
-def _decide(outcomes: list[Outcome], alpha: float) -> tuple[Outcome, ...]:
+def decide_outcomes(outcomes: list[Outcome], alpha: float) -> tuple[Outcome, ...]:
+    """The outcomes with their Benjamini-Hochberg adjusted p-values over those that ran, each
+    flagged when its adjusted p-value is at most `alpha`, and each one's verdict."""
     ran = [o for o in outcomes if o.n > 0]
     adjusted = stats.benjamini_hochberg([o.p_value for o in ran])
     decided = {id(o): (float(q), bool(q <= alpha)) for o, q in zip(ran, adjusted, strict=True)}

@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from domain.text import Said, say
-from projections.fairness.battery import Outcome, _decide
+from projections.fairness.battery import Outcome, decide_outcomes
 from projections.fairness.figures import Figures
 from projections.fairness.report import SEEDED, TRANSCRIBED, FairnessReport, Population
 
@@ -189,7 +189,7 @@ def _gate(population: Population, minimum: int) -> tuple[Population, Withheld | 
     kept = [o for o in battery.outcomes if not (o.n > 0 and not enough(o.n, minimum))]
     descriptive = tuple(o for o in battery.descriptive
                         if not (o.n > 0 and not enough(o.n, minimum)))
-    decided = _decide(kept, battery.alpha)
+    decided = decide_outcomes(kept, battery.alpha)
     gated = replace(battery, outcomes=decided, descriptive=descriptive)
     return (replace(population, battery=gated, figures=_figures(population.figures,
                                                                  (*decided, *descriptive))),

@@ -164,12 +164,13 @@ def open_errors() -> tuple[type[BaseException], ...]:
     return (*database_errors(), OSError, StoreUnavailable)
 
 
-def _is_yes(env: Environment, key: str) -> bool:
+def is_yes(env: Environment, key: str) -> bool:
+    """Whether the setting `key` of `env` says yes (yes, y, true, t, on, 1; any case)."""
     return (env.get(key) or "no").lower() in ("yes", "y", "true", "t", "on", "1")
 
 
 @contextmanager
-def _guarded(where: str) -> Iterator[None]:
+def guarded(where: str) -> Iterator[None]:
     """Database failures (not a conflict between writers) as StoreUnavailable."""
     try:
         yield
@@ -190,13 +191,13 @@ class _GuardedSQLiteDatastore(SQLiteDatastore):
 
     @contextmanager
     def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
-        with _guarded(self.where), super().transaction(commit=commit) as cursor:
+        with guarded(self.where), super().transaction(commit=commit) as cursor:
             yield cursor
 
     @contextmanager
     def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
         try:
-            with _guarded(self.where), super().get_connection(commit=commit) as conn:
+            with guarded(self.where), super().get_connection(commit=commit) as conn:
                 yield conn
         except ConnectionPoolClosedError as error:
             # Ctrl-C between taking a connection and using it leaves this generator open until
@@ -253,7 +254,7 @@ def read_only_uri(path: Path) -> str:
 class VerbaleSQLiteFactory(SQLiteFactory):
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
-        self.read_only = _is_yes(self.env, READ_ONLY)
+        self.read_only = is_yes(self.env, READ_ONLY)
         self.path = Path(self.env.get(self.SQLITE_DBNAME) or "")
         self.where = self.env.get(WHERE) or f"sqlite:///{self.path}"
         lock_timeout = self.datastore.pool.lock_timeout

@@ -18,8 +18,8 @@ from psycopg.rows import DictRow
 from domain.text import say
 from projections.store.config import APPLICATION_NAME, READ_ONLY, WHERE
 from projections.store.opening import (
-    _guarded,
-    _is_yes,
+    guarded,
+    is_yes,
     newer_schema,
     store_problem,
     unavailable,
@@ -38,7 +38,7 @@ class _GuardedPostgresDatastore(PostgresDatastore):
 
     @contextmanager
     def get_connection(self) -> Iterator[Connection[DictRow]]:
-        with _guarded(self.where), super().get_connection() as conn:
+        with guarded(self.where), super().get_connection() as conn:
             # The pool waits to be full on its first request only: waiting again would time out
             # (and close the pool) while another connection is out, e.g. a subscription's LISTEN.
             self.pool_open_timeout = None
@@ -52,7 +52,7 @@ class VerbalePostgresFactory(PostgresFactory):
 
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
-        self.read_only = _is_yes(self.env, READ_ONLY)
+        self.read_only = is_yes(self.env, READ_ONLY)
         self.where = self.env.get(WHERE) or "postgresql"
         # The library's factory builds a PostgresDatastore from its variables; the guarded one
         # only adds behaviour, so the instance takes its class instead of being built again.

@@ -28,7 +28,7 @@ from projections.store.canonical import GENESIS, event_hash, previous_hash_of
 from projections.store.seed_registry import sqlite_create, sqlite_register
 
 APPEND_ONLY = "the event store is append-only"
-_DDL_LOCK = 0x76657262616C65   # "verbale": the advisory lock key of the store's DDL
+DDL_LOCK = 0x76657262616C65   # "verbale": the advisory lock key of the store's DDL
 
 EVENTS_TABLE, HEADS_TABLE, MARKER_TABLE = "verbale_events", "verbale_heads", "verbale_store"
 SCHEMA_VERSION = 2
@@ -36,12 +36,12 @@ LEGACY_EVENTS_TABLE, LEGACY_HEADS_TABLE = "stored_events", "stream_heads"
 LEGACY_TRIGGERS = ("stored_events_no_update", "stored_events_no_delete",
                    "stream_heads_no_delete", "stream_heads_forward")
 MARKER_COLUMNS = "(schema_version INTEGER NOT NULL, written_by TEXT NOT NULL)"
-_MARKER_ROW = f"'{EVENTS_TABLE}, {HEADS_TABLE} (verbale)'"
+MARKER_ROW = f"'{EVENTS_TABLE}, {HEADS_TABLE} (verbale)'"
 
 
 def sqlite_marker_statements() -> list[str]:
     return [f"CREATE TABLE IF NOT EXISTS {MARKER_TABLE} {MARKER_COLUMNS}",
-            f"INSERT INTO {MARKER_TABLE} SELECT {SCHEMA_VERSION}, {_MARKER_ROW} "
+            f"INSERT INTO {MARKER_TABLE} SELECT {SCHEMA_VERSION}, {MARKER_ROW} "
             f"WHERE NOT EXISTS (SELECT 1 FROM {MARKER_TABLE})"]
 
 

@@ -18,9 +18,9 @@ from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composed, Identifier
 
 from projections.store.recorders import (
-    _DDL_LOCK,
-    _MARKER_ROW,
     APPEND_ONLY,
+    DDL_LOCK,
+    MARKER_ROW,
     MARKER_TABLE,
     SCHEMA_VERSION,
     Advance,
@@ -69,7 +69,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
             "FOR EACH ROW EXECUTE FUNCTION {schema}.verbale_head_forward()",
             "CREATE TABLE IF NOT EXISTS {schema}.{marker} (schema_version integer NOT NULL, "
             "written_by text NOT NULL)",
-            "INSERT INTO {schema}.{marker} SELECT " + str(SCHEMA_VERSION) + ", " + _MARKER_ROW
+            "INSERT INTO {schema}.{marker} SELECT " + str(SCHEMA_VERSION) + ", " + MARKER_ROW
             + " WHERE NOT EXISTS (SELECT 1 FROM {schema}.{marker})",
         ]
         return [SQL(s).format(**names, marker=Identifier(MARKER_TABLE)) for s in statements]
@@ -78,7 +78,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
         # Processes starting together would deadlock on each other's DDL: one at a time, under
         # a session advisory lock, all on one connection (a process needs no second one).
         with self.datastore.get_connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(%s)", (_DDL_LOCK,))
+            conn.execute("SELECT pg_advisory_lock(%s)", (DDL_LOCK,))
             try:
                 with conn.transaction():
                     conn.execute(SQL("CREATE SCHEMA IF NOT EXISTS {0}").format(
@@ -93,7 +93,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
                     postgres_create(curs, self.datastore.schema, self.events_table_name)
             finally:
                 if not conn.closed:
-                    conn.execute("SELECT pg_advisory_unlock(%s)", (_DDL_LOCK,))
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (DDL_LOCK,))
         self.datastore.register_type_adapters()
 
     def insert_events(self, stored_events: Sequence[StoredEvent],

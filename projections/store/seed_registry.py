@@ -59,12 +59,14 @@ def entries(stored_events: Iterable[StoredEvent]) -> list[Entry]:
     for stored in stored_events:
         field = FIELDS.get(stored.topic.rpartition(":")[2])
         if field is not None:
-            found.extend(_entry(stored.originator_id, stored.originator_version, stored.state,
-                                stored.topic))
+            found.extend(entries_of(stored.originator_id, stored.originator_version,
+                                    stored.state, stored.topic))
     return found
 
 
-def _entry(stream: object, version: int, state: bytes | memoryview, topic: str) -> list[Entry]:
+def entries_of(stream: object, version: int, state: bytes | memoryview,
+               topic: str) -> list[Entry]:
+    """The entries of one stored record (its stream, version, state and topic)."""
     name, kind = FIELDS[topic.rpartition(":")[2]]
     try:
         data = json.loads(bytes(state)).get("data")
@@ -101,7 +103,7 @@ def sqlite_create(c: Any, events_table: str) -> None:
     marks = ",".join("?" * len(FIELDS))
     c.execute(f"SELECT originator_id, originator_version, topic, state FROM {events_table} "
               f"WHERE topic IN ({marks}) ORDER BY {order}", topics_indexed())
-    old = [e for row in c.fetchall() for e in _entry(row[0], row[1], row[3], row[2])]
+    old = [e for row in c.fetchall() for e in entries_of(row[0], row[1], row[3], row[2])]
     c.executemany(f"INSERT INTO {SEEDS_TABLE} VALUES (?,?,?,?) ON CONFLICT DO NOTHING", old)
 
 

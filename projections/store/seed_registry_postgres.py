@@ -15,8 +15,8 @@ from projections.store.seed_registry import (
     FIELDS,
     SEEDS_TABLE,
     SeedReused,
-    _entry,
     entries,
+    entries_of,
     topics_indexed,
 )
 
@@ -46,9 +46,9 @@ def postgres_create(curs: Cursor[DictRow], schema: str, events: str) -> None:
     curs.execute(SQL("SELECT originator_id, originator_version, topic, state FROM "
                      "{schema}.{events} WHERE topic = ANY(%s) ORDER BY notification_id"
                      ).format(**names), (topics_indexed(),))
-    old = [e for r in curs.fetchall() for e in _entry(r["originator_id"],
-                                                      r["originator_version"], r["state"],
-                                                      r["topic"])]
+    old = [e for r in curs.fetchall() for e in entries_of(r["originator_id"],
+                                                          r["originator_version"], r["state"],
+                                                          r["topic"])]
     if old:
         curs.executemany(SQL("INSERT INTO {schema}.{seeds} VALUES (%s, %s, %s, %s) ON CONFLICT "
                              "DO NOTHING").format(**names), old)

@@ -64,7 +64,7 @@ def fairness() -> ResponseReturnValue:
     form = read_form(request.args)
     # The reader's view of the report: nothing over fewer deals than the minimum population
     # for the public (fairness_privacy.py).
-    public = None if form.errors else fairness_privacy.shown(_report(store, form))
+    public = None if form.errors else fairness_privacy.shown(report_of(store, form))
     report = public.report if public is not None else None
     from replay_web.web.fairness_dealers import page_context  # it imports this module
     return render_template("fairness.html", form=form, report=report, games=GAMES,
@@ -125,7 +125,9 @@ def _alpha(text: str, errors: list[str]) -> float:
     return value
 
 
-def _report(store: MatchStore, form: Form) -> FairnessReport:
+def report_of(store: MatchStore, form: Form) -> FairnessReport:
+    """The fairness report of the store for the form's criteria and level (kept while the
+    store's heads do not move)."""
     heads = hashlib.sha256("".join(sorted(f"{h}" for h in store.heads())).encode()).hexdigest()
     key = (id(store), form.criteria, form.alpha, heads)
     kept = _KEPT.reports

@@ -26,7 +26,7 @@ from projections.fairness.questions import kind_of, order, question, report_orde
 from projections.fairness.report import Population
 from replay_web.web import fairness_privacy
 from replay_web.web.app import services
-from replay_web.web.fairness import GAMES, _report, read_form, said
+from replay_web.web.fairness import GAMES, read_form, report_of, said
 from replay_web.web.fairness_svg import DealerRow, dealers_svg
 from replay_web.web.verbale_page import pdf_response
 
@@ -195,7 +195,7 @@ def _print(pdf: bool) -> str:
     form = read_form(request.args)
     if form.errors:
         abort(400, "; ".join(form.errors))
-    public = fairness_privacy.shown(_report(store, form))
+    public = fairness_privacy.shown(report_of(store, form))
     return render_template("fairness_print.html", pdf=pdf, form=form, report=public.report,
                            headline=said(public.headline()), games=GAMES,
                            notices=fairness_privacy.notices(public), **page_context(public))
