@@ -73,9 +73,10 @@ def _tracked() -> set[str]:
 
 
 def _modules(names: set[str]) -> list[str]:
+    """The modules among the files `names`; a package's `__main__` is run, not imported."""
     modules = []
     for name in sorted(names):
-        if name.endswith(".py"):
+        if name.endswith(".py") and not name.endswith("/__main__.py"):
             parts = name[:-3].split("/")
             modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return modules
