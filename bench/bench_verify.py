@@ -6,20 +6,14 @@ Run: .venv/bin/python -m bench.bench_verify [--matches N] [--runs R] [--jobs J]
 A store of N bot matches of both games recorded by `verbale simulate matches --store` (its
 tournaments, the arbiter's keys, signed rulings), built once and cached: the SQLite file
 bench/.data/verify-N.db, and on PostgreSQL (127.0.0.1:5432, database test) the schema
-bench_verify_N, filled from that file's rows. On each,
-alternating run by run:
-  (a) raw decode: every stream read through the store's own read path and every event decoded
-      (mapper, upcasters, to_domain, timestamp): no hashing, no rules;
-  (b) verify of the whole store, as `verbale verify` runs it (--jobs 1, in this process): the
-      lean path (projections/store/verify_lean.py), the exact path for what it does not confirm;
-  (c) the same without the lean path (verify_fast.py's `without_lean`: verify as it was
-      before it);
-  (d) the same without any fast path (verify_fast.py's `exact`);
-  (e) verify --jobs J (worker processes), when J > 1.
-Medians of R runs: events per wall-clock second, and per CPU second of this process (events per
-second per core, what a shared, loaded machine still measures); the ratio of verify to raw
-decode per CPU second, and to (c) and (d); for --jobs, the wall-clock rate and its speed-up
-over --jobs 1. Also how many streams the lean path confirms (the others: the exact path).
+bench_verify_N, filled from that file's rows. On each, alternating run by run:
+  (a) json.loads: the stored bytes of every event (read once, before the runs) parsed by a
+      plain `json.loads`, the floor any check of those rows pays;
+  (b) verify of the whole store in this process (`verify_store`, what `verbale verify --jobs 1`
+      runs): its CPU seconds against (a)'s, the issue's target being at most 3x;
+  (c) the command itself, `verbale verify --jobs 1` and `--jobs J`, each a fresh process,
+      wall clock: the speed-up of J workers over one.
+Medians of R runs; the ratios are the medians of the runs' own ratios.
 --profile prints where verify spends its time (cProfile).
 """
 
@@ -28,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import pstats
 import statistics
 import subprocess
@@ -42,15 +37,12 @@ from eventsourcing.persistence import StoredEvent
 from bench.bench_store import BATCH, PG_DSN
 from bench.machine import machine
 from domain.record.catalog import CATALOG
-from domain.record.clock import parse_stamp
 from projections.store.app import MatchStore
-from projections.store.verify import lean_verdict, verify_store
-from projections.store.verify_fast import exact, without_lean
-from projections.store.verify_jobs import verify_parallel
-from projections.store.verify_rows import stream_rows
+from projections.store.verify import verify_store
 
 DATA = Path(__file__).parent / ".data"
 SEED = "5eed0000000000000000000000000300"
+VERBALE = str(Path(sys.executable).parent / "verbale")
 
 
 def _sqlite_url(matches: int) -> str:
@@ -79,9 +71,9 @@ def build_sqlite(matches: int) -> None:
         return
     DATA.mkdir(exist_ok=True)
     print(f"building the SQLite store of {matches} matches (verbale simulate)", flush=True)
-    subprocess.run([str(Path(sys.executable).parent / "verbale"), "simulate", "matches",
-                    "--store", "--count", str(matches), "--seed", SEED, "--database",
-                    _sqlite_url(matches)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([VERBALE, "simulate", "matches", "--store", "--count", str(matches),
+                    "--seed", SEED, "--database", _sqlite_url(matches)],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def build_postgres(matches: int) -> None:
@@ -109,15 +101,15 @@ def build_postgres(matches: int) -> None:
         target.close()
 
 
-def raw_decode(store: MatchStore) -> int:
-    """Every stored event read and decoded by the store's read path: the baseline."""
-    count = 0
-    for stream in store.streams():
-        for fact in store.facts(stream):
-            fact.to_domain()
-            parse_stamp(fact.timestamp)
-            count += 1
-    return count
+def stored_bytes(store: MatchStore) -> list[bytes]:
+    """The stored bytes of every event, read once."""
+    return [row.state for stream in store.streams() for row in store.stored(stream)]
+
+
+def loads(states: list[bytes]) -> int:
+    for state in states:
+        json.loads(state)
+    return len(states)
 
 
 def verify_once(store: MatchStore) -> int:
@@ -126,27 +118,15 @@ def verify_once(store: MatchStore) -> int:
     return sum(v.events for v in verdicts)
 
 
-def verify_exact(store: MatchStore) -> int:
-    """verify without its fast path (projections/store/verify_fast.py)."""
-    with exact():
-        return verify_once(store)
-
-
-def verify_before(store: MatchStore) -> int:
-    """verify without its lean path: as it ran before it."""
-    with without_lean():
-        return verify_once(store)
-
-
-def lean_confirmed(store: MatchStore) -> tuple[int, int]:
-    """How many streams the lean path confirms, of how many."""
-    heads = {h[0]: h for h in store.heads()}
-    return sum(lean_verdict(store, s, stream_rows(store, s), h, None) is not None
-               for s, h in heads.items()), len(heads)
+def command(url: str, jobs: int) -> int:
+    """`verbale verify --jobs J`, a fresh process (its exit code must be 0)."""
+    subprocess.run([VERBALE, "verify", "--database", url, "--jobs", str(jobs)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return 0
 
 
 def timed(action: Callable[[], int]) -> tuple[int, float, float]:
-    """The events, the wall-clock seconds and this process's CPU seconds of `action`."""
+    """The result, the wall-clock seconds and this process's CPU seconds of `action`."""
     start, cpu = time.perf_counter(), time.process_time()
     count = action()
     return count, time.perf_counter() - start, time.process_time() - cpu
@@ -154,41 +134,32 @@ def timed(action: Callable[[], int]) -> tuple[int, float, float]:
 
 def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
     store = MatchStore(url=url, catalog=CATALOG, read_only=True)
-    cases: dict[str, Callable[[], int]] = {"decode": lambda: raw_decode(store),
-                                           "verify": lambda: verify_once(store),
-                                           "before": lambda: verify_before(store),
-                                           "exact": lambda: verify_exact(store)}
-    if jobs > 1:
-        cases["jobs"] = lambda: sum(v.events for v in verify_parallel(url, jobs))
-    rates: dict[str, list[float]] = {case: [] for case in
-                                     [*cases, "decode_cpu", "verify_cpu", "before_cpu",
-                                      "exact_cpu"]}
-    ratios: list[float] = []
-    events = 0
     try:
+        states = stored_bytes(store)
+        cases: dict[str, Callable[[], int]] = {
+            "loads": lambda: loads(states), "verify": lambda: verify_once(store),
+            "jobs1": lambda: command(url, 1), f"jobs{jobs}": lambda: command(url, jobs)}
+        cpu: dict[str, list[float]] = {case: [] for case in cases}
+        wall: dict[str, list[float]] = {case: [] for case in cases}
         for run in range(runs):
             for case, action in cases.items():   # alternating: a passing load hits each alike
-                events, seconds, cpu = timed(action)
-                rates[case].append(events / seconds)
-                if case != "jobs":
-                    rates[f"{case}_cpu"].append(events / cpu)
-            ratios.append(rates["verify_cpu"][-1] / rates["decode_cpu"][-1])
+                _, seconds, used = timed(action)
+                wall[case].append(seconds)
+                cpu[case].append(used)
             print(f"  {name} run {run + 1}: " + ", ".join(
-                f"{case} {r[-1]:,.0f} ev/s" for case, r in rates.items()), flush=True)
+                f"{case} {wall[case][-1]:.2f} s wall, {cpu[case][-1]:.2f} s CPU"
+                for case in ("loads", "verify")) + ", " + ", ".join(
+                f"verbale verify --jobs {case[4:]} {wall[case][-1]:.2f} s"
+                for case in cases if case.startswith("jobs")), flush=True)
     finally:
         store.close()
-    found = {case: statistics.median(r) for case, r in rates.items()}
-    found["ratio"] = statistics.median(ratios)
-    found["fast"] = statistics.median(v / e for v, e in zip(rates["verify_cpu"],
-                                                            rates["exact_cpu"], strict=True))
-    found["lean"] = statistics.median(v / e for v, e in zip(rates["verify_cpu"],
-                                                            rates["before_cpu"], strict=True))
-    if "jobs" in rates:
-        found["jobs_x"] = statistics.median(j / v for j, v in zip(rates["jobs"], rates["verify"],
-                                                                   strict=True))
-    found["events"] = float(events)
-    confirmed, streams = lean_confirmed(MatchStore(url=url, catalog=CATALOG, read_only=True))
-    found["confirmed"], found["streams"] = float(confirmed), float(streams)
+    found = {f"{case}_{kind}": statistics.median(values[case])
+             for kind, values in (("cpu", cpu), ("wall", wall)) for case in cases}
+    found["ratio"] = statistics.median(v / j for v, j in zip(cpu["verify"], cpu["loads"],
+                                                              strict=True))
+    found["speedup"] = statistics.median(one / many for one, many in zip(
+        wall["jobs1"], wall[f"jobs{jobs}"], strict=True))
+    found["events"] = float(len(states))
     return found
 
 
@@ -207,23 +178,19 @@ def profile(url: str, top: int = 25) -> None:
 
 
 def report(name: str, r: dict[str, float], jobs: int) -> None:
-    print(f"\n{name}: {int(r['events']):,} events, median of the runs")
-    print(f"  raw decode          : {r['decode']:>9,.0f} ev/s  (per CPU second "
-          f"{r['decode_cpu']:,.0f})")
-    print(f"  verify --jobs 1     : {r['verify']:>9,.0f} ev/s  (per CPU second "
-          f"{r['verify_cpu']:,.0f}); verify / raw decode, CPU {r['ratio']:.1%}; the lean path "
-          f"confirmed {int(r['confirmed'])} of {int(r['streams'])} streams")
-    print(f"  verify, no lean path: {r['before']:>9,.0f} ev/s  (per CPU second "
-          f"{r['before_cpu']:,.0f}); lean path x{r['lean']:.2f} (median of the runs' ratios)")
-    print(f"  verify, no fast path: {r['exact']:>9,.0f} ev/s  (per CPU second "
-          f"{r['exact_cpu']:,.0f}); verify x{r['fast']:.2f} of it")
-    if "jobs" in r:
-        print(f"  verify --jobs {jobs:<5} : {r['jobs']:>9,.0f} ev/s  (x{r['jobs_x']:.2f} of "
-              f"--jobs 1 in wall clock, median of the runs' ratios)")
+    events = r["events"]
+    print(f"\n{name}: {int(events):,} events, medians of the runs")
+    print(f"  json.loads of the rows : {r['loads_cpu']:6.2f} s CPU "
+          f"({events / r['loads_cpu']:,.0f} ev per CPU s)")
+    print(f"  verify (this process)  : {r['verify_cpu']:6.2f} s CPU "
+          f"({events / r['verify_cpu']:,.0f} ev per CPU s): x{r['ratio']:.2f} of json.loads")
+    print(f"  verbale verify --jobs 1: {r['jobs1_wall']:6.2f} s wall")
+    print(f"  verbale verify --jobs {jobs}: {r[f'jobs{jobs}_wall']:6.2f} s wall "
+          f"(x{r['speedup']:.2f} of --jobs 1)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--matches", type=int, default=300, help="bot matches in the store")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of case (c)")

@@ -21,11 +21,10 @@ from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import StoredEvent
 
 from domain.record.audit import Audit, Severity, audit
-from domain.record.audit_runs import confirm
-from domain.record.clock import ClockError
+from domain.record.clock import ClockError, parse_stamp
 from domain.record.envelope import EnvelopeError, RecordedBy
 from domain.record.events import (
     ArbiterKeyRegistered,
@@ -45,25 +44,22 @@ from domain.record.tournament import (
 from domain.tarocchi.events import PenaltyImposed, TarocchiTournamentCreated
 from domain.text import said_of, say
 from projections.store.app import MatchStore
-from projections.store.canonical import GENESIS, event_hash, previous_hash_of
+from projections.store.canonical import GENESIS, canonical_json, event_hash, previous_hash_of
 from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache, RulingRow, audit_keys, ruling_problems
-from projections.store.verify_fast import (
-    canonical,
-    envelope_decoded,
-    envelope_key,
-    envelope_known,
-    keeper,
-    lean,
-    parsed_once,
-    stamp,
-)
-from projections.store.verify_lean import ENVELOPE, RECORD_KEYS, confirmed_events, v2_missing
-from projections.store.verify_rows import Row, Rows, stream_rows
 from projections.store.verify_seeds import redecide, seed_problems
 from projections.store.verify_tarocchi import audit_tarocchi
+
+RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
+               "version"}
+ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
+
+# A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
+# "not recorded", as in a version-1 record, but a record stripped of them.
+V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("outcome",),
+               "MatchEnded": ("settlement",)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,13 +131,8 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
-    if lean():
-        confirmed = lean_verdict(store, stream, stream_rows(store, stream), head, keyrings)
-        if confirmed is not None:
-            return confirmed
     stored = store.stored(stream)
-    parsed = parsed_once()
-    problems = list(check_structure(stream, stored, head, keeper(parsed)))
+    problems = list(check_structure(stream, stored, head))
     if not stored:
         return Verdict(stream, "?", 0,
                        tuple(problems) or (Problem(None, "stream", say("no events")),))
@@ -152,8 +143,7 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                        say("rules not checked: the stored record is broken"), category,
                        head=last)
     try:
-        mapper = None if parsed is None else parsed.mapper()
-        decoded = [_decode(store, s, mapper) for s in stored]
+        decoded = [_decode(store, s) for s in stored]
     except _Broken as broken:
         return Verdict(stream, _kind_of(stored[0]), len(stored), (broken.problem,),
                        category=category, head=last)
@@ -163,31 +153,7 @@ def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
     return replace(verdict, head=last)
 
 
-def lean_verdict(store: MatchStore, stream: UUID, stored: Rows, head: Head | None,
-                 keyrings: KeyringCache | None) -> Verdict | None:
-    """The verdict of the lean path (verify_lean.py, audit_runs.py) when it confirms the whole
-    stream, with nothing to report; None: the exact path below verifies it again."""
-    decoded = confirmed_events(store, stream, stored, head)
-    if decoded is None:
-        return None
-    first = decoded[0][0]
-    if isinstance(first, MatchCreated):
-        if first.game not in store.catalog or confirm(store.catalog, cast(Any, decoded)) is None:
-            return None
-        place = None if first.tournament is None else (first.tournament, first.round,
-                                                       first.table)
-        verdict = Verdict(stream, f"{first.game} {len(first.players)}p", len(decoded), (),
-                          category="match", place=place)
-    else:
-        verdict = _audit(store, stream, decoded)
-    if verdict.category in ("match", "tarocchi"):
-        verdict = _signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
-    if verdict.problems or verdict.note is not None or verdict.in_progress:
-        return None
-    return replace(verdict, head=head[2] if head is not None else None)
-
-
-def _signed_rulings(verdict: Verdict, stored: Rows,
+def _signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
                     decoded: list[tuple[object, datetime]], keyrings: KeyringCache) -> Verdict:
     """Every ruling of a match (penalty of a Tarocchi tournament) is its arbiter's, signed by a
     key registered for them at that moment over its content, this stream and the head it
@@ -210,15 +176,13 @@ def _signed_rulings(verdict: Verdict, stored: Rows,
         else replace(verdict, problems=verdict.problems + tuple(found))
 
 
-def _envelope_kind(row: StoredEvent | Row) -> str | None:
+def _envelope_kind(row: StoredEvent) -> str | None:
     envelope = json.loads(row.state).get(ENVELOPE)
     return envelope.get("kind") if isinstance(envelope, dict) else None
 
 
-def check_structure(stream: UUID, stored: Sequence[StoredEvent], head: Head | None,
-                    keep: Callable[[bytes, dict[str, Any]], None] | None = None
-                    ) -> Iterable[Problem]:
-    """`keep(state, record)`: each record parsed, for decoding (verify_fast.py)."""
+def check_structure(stream: UUID, stored: Sequence[StoredEvent],
+                    head: Head | None) -> Iterable[Problem]:
     previous_hash, previous_at = GENESIS, None
     for position, row in enumerate(stored, start=1):
         if row.originator_version != position:
@@ -229,8 +193,6 @@ def check_structure(stream: UUID, stored: Sequence[StoredEvent], head: Head | No
     enveloped: bool | None = None
     for row in stored:
         record, found = _record(stream, row)
-        if record is not None and keep is not None:
-            keep(row.state, record)
         if record is not None:
             enveloped = _same_envelope(row.originator_version, record, enveloped, found)
         yield from found
@@ -275,7 +237,7 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
             "the record does not have exactly the fields {fields} (and {envelope})",
             fields=sorted(RECORD_KEYS), envelope=ENVELOPE))]
     problems = _envelope(version, record) + _v2_fields(version, record)
-    if canonical(record) != row.state:
+    if canonical_json(record, checked=False) != row.state:
         problems.append(Problem(version, "canonical", say(
             "the stored bytes are not the canonical JSON of their record")))
     if record["stream"] != str(stream) or record["version"] != version:
@@ -301,7 +263,13 @@ def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
 
 
 def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
-    missing = v2_missing(record)
+    """The fields a class_version 2 (or later) record of its type holds that are null here."""
+    required = V2_REQUIRED.get(record["type"], ())
+    class_version = record["class_version"]
+    if not required or not isinstance(class_version, int) or class_version < 2 \
+            or not isinstance(record["data"], dict):
+        return []
+    missing = [name for name in required if record["data"].get(name) is None]
     if not missing:
         return []
     return [Problem(version, "fields", say(
@@ -313,21 +281,17 @@ def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
 def _envelope(version: int, record: dict[str, Any]) -> list[Problem]:
     if ENVELOPE not in record:
         return []
-    key = envelope_key(record[ENVELOPE])
-    if envelope_known(key):
-        return []
     try:
         decode(RecordedBy, record[ENVELOPE], f"event {version} {ENVELOPE}")
     except (CodecError, EnvelopeError) as error:
         return [Problem(version, "envelope", _message(error))]
-    envelope_decoded(key)
     return []
 
 
 def _timestamp(version: int, record: dict[str, Any],
                previous: datetime | None) -> tuple[datetime | None, list[Problem]]:
     try:
-        at = stamp(record["timestamp"])
+        at = parse_stamp(record["timestamp"])
     except ClockError as error:
         return None, [Problem(version, "clock", _message(error))]
     if previous is not None and at < previous:
@@ -346,15 +310,14 @@ class _Broken(Exception):
         self.problem = problem
 
 
-def _decode(store: MatchStore, row: StoredEvent,
-            mapper: Mapper[UUID] | None = None) -> tuple[object, datetime]:
+def _decode(store: MatchStore, row: StoredEvent) -> tuple[object, datetime]:
     try:
-        fact = cast(StoredFact, (mapper or store.mapper).to_domain_event(row))
+        fact = cast(StoredFact, store.mapper.to_domain_event(row))
         fact_class = FACT_NAMED[fact.type]
         if fact.type != type(fact).__name__ or fact_class.class_version < 1:
             raise ValueError(say("type {type} stored as {stored}", type=fact.type,
                                  stored=type(fact).__name__))
-        return fact.to_domain(), stamp(fact.timestamp)
+        return fact.to_domain(), parse_stamp(fact.timestamp)
     except Exception as error:  # any decoding failure is a finding about this event
         raise _Broken(Problem(row.originator_version, "decode", _message(error))) from None
 

@@ -17,7 +17,6 @@ from domain.demo.matches import BOTS, DemoMatch, demo_set, reseeded
 from domain.record.simulate import Table, next_command
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed
-from projections.store import verify
 from projections.store.app import MatchStore
 from projections.store.verify import tally, verify_store
 from replay_web.cli_store import START, simulator
@@ -96,21 +95,15 @@ def test_verify_match_reads_that_match_only_and_ends_with_its_head(
     ids = _recorded(backend)
     read: list[UUID] = []
     real = MatchStore.stored
-    lean = verify.stream_rows
 
     def stored(self: MatchStore, stream: UUID) -> Any:
         read.append(stream)
         return real(self, stream)
 
-    def rows(store: MatchStore, stream: UUID) -> Any:   # the lean path's own read
-        read.append(stream)
-        return lean(store, stream)
-
     def everything(self: MatchStore) -> Any:
         raise AssertionError("verify --match read every stream")
 
     monkeypatch.setattr(MatchStore, "stored", stored)
-    monkeypatch.setattr(verify, "stream_rows", rows)
     monkeypatch.setattr(MatchStore, "heads", everything)
     monkeypatch.setattr(MatchStore, "streams", everything)
     code, out = run("verify", "--match", str(ids[1]), "--database", backend.url)

@@ -12,9 +12,7 @@ from projections.store.verify import verify_store
 from projections.store.verify_jobs import jobs_wanted, verify_parallel
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import TAMPERINGS
-from tests.projections.store.test_verify_fast import SLOW_EXAMPLES, games_store, tampered
-
-__all__ = ["games_store"]   # the fixture, shared
+from tests.projections.verify.stores import SLOW_EXAMPLES, tampered
 
 
 def test_every_core_is_zero_jobs() -> None:
