@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("numpy", "scipy", "weasyprint")
 
 _PREAMBLE = """
-import json, sys
+import glob, json, sys
 from click.testing import CliRunner
 from replay_web.cli import _LAZY, _register, cli
 
@@ -38,13 +38,20 @@ for group, commands in _LAZY.items():
     for name in commands:
         run(*group.split(), name, '--help')
 """,
-    "the store's commands": """
+    "the store's and the audit log's commands, the importers": """
 database = '--database=sqlite:///' + sys.argv[1]
 run('simulate', 'matches', '--count', '2', '--store', database)
 run('matches', database)
 run('verify', database)
 run('export', '--all', '-o', sys.argv[1] + '.export', database)
 run('legal', 'cirulla', '--table', '4c 7b 2s', '--hand', '4d')
+run('import', *glob.glob('docs/examples/*.txt'), *glob.glob('docs/examples/*.csv'), database)
+run('tournament', 'import', 'docs/examples/tarocchi/torneo-12.txt', database)
+run('project', database)
+key, checkpoint = sys.argv[1] + '.key', sys.argv[1] + '.checkpoint'
+run('keygen', key)
+run('checkpoint', '--key', key, '-o', checkpoint, database)
+run('verify', '--against', checkpoint, '--public-key', key + '.pub', database)
 """,
 }
 
