@@ -6,7 +6,9 @@ project venv's setuptools (`--no-build-isolation`: no network). The fresh venv b
 venv's site-packages for the dependencies through a `.pth` line, which adds that directory to
 `sys.path` without reading the `.pth` files inside it: the editable install of the checkout
 stays invisible, and every command runs from a directory outside the checkout. So a module or a
-data file the wheel leaves out fails here as it would for `pip install .`.
+data file the wheel leaves out fails here as it would for `pip install .`; `fairness`, `keygen`,
+`checkpoint` and `verify --against`, which a wheel without projections.fairness and
+projections.audit_log broke, run from it.
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ def test_the_wheel_installs_and_runs(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'store.db'}"
     _run([verbale, "simulate", "matches", "--count", "2", "--store", "--database", database],
          tmp_path, env)
+    assert "Fairness" in _run([verbale, "fairness", "--database", database], tmp_path, env)
     _run([verbale, "keygen", tmp_path / "audit.key"], tmp_path, env)
     _run([verbale, "checkpoint", "--key", tmp_path / "audit.key", "-o", tmp_path / "cp.txt",
           "--database", database], tmp_path, env)
