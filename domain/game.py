@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from domain.cards import Card
 from domain.events import CardPlayed, PlayEvent
@@ -21,6 +21,12 @@ from domain.seating import Seating
 from domain.shuffle import Seed
 from domain.text import say
 from domain.viewing import Observation, Viewer, Visibility
+
+if TYPE_CHECKING:   # the modules below import this one
+    from domain.match_format import FormatRules
+    from domain.penalty import PenaltyRules
+    from domain.record.games import GameRules
+    from domain.record.transcription import Transcriber
 
 
 class RuleViolation(ValueError):
@@ -91,3 +97,31 @@ def replay(engine: GameEngine[S, R], state: S, events: Iterable[PlayEvent]) -> S
     for event in events:
         state = engine.evolve(state, event)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game, whole: what every part of verbale asks of it, registered once by name in
+    domain/games.py. Each game's package builds its own (domain/cirulla/game.py, ...).
+
+    `rules` is the match record's adapter (domain/record/games.py), holding the engine (deal,
+    decide, evolve, legal_commands, observe); `formats` the game's part of the match formats
+    (domain/match_format.py); `penalty` its part of a forfeit (domain/penalty.py);
+    `transcriber` how a hand record of it is folded (None: it cannot be transcribed);
+    `default_format` the format a match has when none is named; `categories` the rows of a
+    smazzata's breakdown (SmazzataEnded), as a score sheet or a claim names them; `vp_table`
+    whether the VP tables (domain/vp_tables.toml) have columns for it.
+    """
+
+    name: str
+    rules: GameRules
+    formats: FormatRules
+    penalty: PenaltyRules
+    transcriber: Transcriber | None
+    default_format: str
+    categories: tuple[str, ...]
+    vp_table: bool = True
+
+    @property
+    def engine(self) -> GameEngine[Any, Any]:
+        return self.rules.engine

@@ -1,9 +1,12 @@
-"""Match formats shared by Cirulla (source 000) and Briscola (source 004), and when a match ends.
+"""Match formats shared by every game, and when a match ends.
 
-A match is a sequence of smazzate; `match_status` folds their results into the standing. The
-readings of the sources taken here (what "superato" means, when a Briscola match to a number of
-smazzate stops, what "vinco subito" ends) are listed in docs/rules-interpretations.md, section
-"Match formats, penalties and VP tables"; each non-standard reading is a field of MatchFormat.
+A match is a sequence of smazzate; `match_status` folds their results into the standing. What
+differs from game to game (the formats it accepts, its options, how a smazzata counts, its VP
+columns) is the game's `FormatRules` (domain/cirulla/formats.py, domain/briscola/formats.py,
+...), found through the game registry (domain/games.py) by the format's `game`. The readings of
+the sources taken here (what "superato" means, when a Briscola match to a number of smazzate
+stops, what "vinco subito" ends) are listed in docs/rules-interpretations.md, section "Match
+formats, penalties and VP tables"; each non-standard reading is a field of MatchFormat.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Protocol
 
 from domain.text import Said, say
 
-GAMES = ("cirulla", "briscola")
 CIRULLA_TARGETS = (7, 11, 21, 31, 41, 51)
 CIRULLA_MAX_SMAZZATE = 6
 BRISCOLA_CARD_POINTS = 120
@@ -33,9 +36,81 @@ class MatchKind(Enum):
     POINTS = "points"  # Briscola 'partita a punti': over 60 card points wins
 
 
-_TARGET_RE = re.compile(r"(\d+)\s*(?:pt|punti)")
-_SMAZZATE_RE = re.compile(r"(\d+)\s*(?:smazzate|smazzata|smazz\.?|sm)")
-_POINTS_WORDS = ("punti", "points", "a punti")
+TARGET_RE = re.compile(r"(\d+)\s*(?:pt|punti)")
+SMAZZATE_RE = re.compile(r"(\d+)\s*(?:smazzate|smazzata|smazz\.?|sm)")
+POINTS_WORDS = ("punti", "points", "a punti")
+
+
+class FormatRules(Protocol):
+    """What one game's match formats add to the shared ones: its game's part of parsing,
+    checking, counting and VP columns (each game's `formats.py`, found by `format_rules`)."""
+
+    cappotto: bool
+    """The game knows cappotto (all ten denari: Cirulla's C11)."""
+
+    def accepted(self) -> Said:
+        """The formats the game accepts, for a refusal."""
+        ...
+
+    def parse_kind(self, cleaned: str) -> tuple[MatchKind, int] | None:
+        """The kind and length of a format text (lower case, single spaces); None: not one."""
+        ...
+
+    def length_allowed(self, fmt: MatchFormat) -> bool: ...
+
+    def refused_option(self, fmt: MatchFormat) -> Said | None:
+        """Why an option of `fmt` is not one of this game's, naming the format (`format_name`);
+        None: they all are."""
+        ...
+
+    def allows_smazzate_pari(self, fmt: MatchFormat) -> bool: ...
+
+    def missing_vp_column(self, fmt: MatchFormat) -> Said | None:
+        """Why `fmt` has no column in the game's VP table, or None when it has one."""
+        ...
+
+    def vp_column(self, fmt: MatchFormat) -> int:
+        """The column of `fmt` (which has one) in the game's VP table."""
+        ...
+
+    def max_mp(self, fmt: MatchFormat) -> int | None:
+        """The largest MP a match can have; None: no bound."""
+        ...
+
+    def add_totals(self, fmt: MatchFormat, totals: tuple[int, int],
+                   result: SmazzataResult) -> tuple[int, int]:
+        """The match totals after a regular smazzata (points, or smazzate won)."""
+        ...
+
+    def decided_early(self, fmt: MatchFormat, totals: tuple[int, int], remaining: int) -> bool:
+        """A match of smazzate won before its last one (Briscola: "maggioranza certa")."""
+        ...
+
+    def check_result(self, fmt: MatchFormat, result: SmazzataResult, index: int) -> None:
+        """The game's part of `check_result`: MatchFormatError for a result it cannot make."""
+        ...
+
+    def unit(self, fmt: MatchFormat) -> str:
+        """The unit of the match's scores: "punti", or "smazzate" won."""
+        ...
+
+
+def format_rules(game: str) -> FormatRules:
+    """The match-format rules of `game`, from the game registry (domain/games.py);
+    MatchFormatError for a game it does not hold."""
+    from domain.games import UnknownGame, game_named  # the games import this module
+
+    try:
+        return game_named(game).formats
+    except UnknownGame as unknown:
+        raise MatchFormatError(unknown.said) from None
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game's name (domain/games.py)."""
+    from domain.games import games  # the games import this module
+
+    return tuple(g.name for g in games())
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +139,9 @@ class MatchFormat:
               vinco_subito_ends_smazzata_only: bool = False, smazzate_pari: bool = False,
               vp: bool = False, cappotto_waits_end: bool = False) -> MatchFormat:
         """'21pt', '3smazzate', '1smazzata', '3sm', 'punti'/'points' (Briscola)."""
-        if game not in GAMES:
+        if game not in game_names():
             raise MatchFormatError(say("game {game}: expected one of {games}", game=repr(game),
-                                       games=", ".join(GAMES)))
+                                       games=", ".join(game_names())))
         kind, length = _parse_kind(text, game)
         return cls(game, kind, length, ko=ko, cappotto_ends=cappotto_ends,
                    vinco_subito=vinco_subito, target_strict=target_strict,
@@ -110,15 +185,11 @@ class MatchFormat:
     @property
     def vp_column(self) -> int:
         """Index of this format's column in its game's VP table (000 and 004)."""
-        if self.game == "cirulla":
-            if self.kind is MatchKind.TARGET:
-                return CIRULLA_TARGETS.index(self.length)
-            return self.length - 1
         missing = missing_vp_column(self)
         if missing is not None:
             raise MatchFormatError(say("{format}: {reason}", format=self.describe(),
                                        reason=missing))
-        return 0 if self.kind is MatchKind.POINTS else self.length - 1
+        return format_rules(self.game).vp_column(self)
 
 
 BRISCOLA_VP_SMAZZATE = (1, 2, 3)  # 004, "Tabella dei Victory Points": 1, 2 and 3 smazzate
@@ -132,17 +203,8 @@ def listed(items: Sequence[Said]) -> Said:
 
 
 def missing_vp_column(fmt: MatchFormat) -> Said | None:
-    """Why `fmt` has no column in its game's VP table (000, 004), or None when it has one.
-
-    Every Cirulla format has one; Briscola 'punti' uses the 1 smazzata column, and 004 prints
-    columns for 1, 2 and 3 smazzate only.
-    """
-    if fmt.game == "cirulla" or fmt.kind is MatchKind.POINTS:
-        return None
-    if fmt.length in BRISCOLA_VP_SMAZZATE:
-        return None
-    return say("no VP column: the Briscola VP table of 004 has columns for 1, 2 and 3 "
-               "smazzate only, not {length}", length=fmt.length)
+    """Why `fmt` has no column in its game's VP table (000, 004), or None when it has one."""
+    return format_rules(fmt.game).missing_vp_column(fmt)
 
 
 _KIND_WORDS = {
@@ -159,79 +221,53 @@ _KIND_NAMES = {
 }
 
 
-def _accepted(game: str) -> Said:
-    if game == "cirulla":
-        return say("'<N>pt' with N in {targets}, or '<N>smazzate' / '<N>sm' with N 1..6 "
-                   "('1smazzata')", targets="/".join(str(t) for t in CIRULLA_TARGETS))
-    return say("'punti' / 'points', or '<N>smazzate' / '<N>sm' with N odd (1, 3, 5, ...), or N "
-               "even (2, 4, ...) with the option smazzate_pari")
-
-
 def _parse_kind(text: str, game: str) -> tuple[MatchKind, int]:
     cleaned = " ".join(text.strip().lower().split())
-    if cleaned in _POINTS_WORDS and game == "briscola":
-        return MatchKind.POINTS, 1
-    for pattern, kind in ((_TARGET_RE, MatchKind.TARGET), (_SMAZZATE_RE, MatchKind.SMAZZATE)):
-        found = pattern.fullmatch(cleaned)
-        if found and (game == "cirulla" or kind is MatchKind.SMAZZATE):
-            return kind, int(found.group(1))
+    rules = format_rules(game)
+    found = rules.parse_kind(cleaned)
+    if found is not None:
+        return found
     raise MatchFormatError(say("match format {text} for {game}: not understood; accepted: "
                                "{accepted}", text=repr(text), game=game,
-                               accepted=_accepted(game)))
+                               accepted=rules.accepted()))
 
 
 def _check_format(fmt: MatchFormat) -> None:
     # The format's name is built only to refuse it: every match created or folded checks one.
-    if fmt.game not in GAMES:
-        raise MatchFormatError(say("{where}: game must be one of {games}", where=_named(fmt),
-                                   games=", ".join(GAMES)))
+    if fmt.game not in game_names():
+        raise MatchFormatError(say("{where}: game must be one of {games}", where=format_name(fmt),
+                                   games=", ".join(game_names())))
+    rules = format_rules(fmt.game)
     if not isinstance(fmt.length, int) or isinstance(fmt.length, bool):
-        raise MatchFormatError(say("{where}: length must be an int", where=_named(fmt)))
-    if not _length_allowed(fmt):
+        raise MatchFormatError(say("{where}: length must be an int", where=format_name(fmt)))
+    if not rules.length_allowed(fmt):
         raise MatchFormatError(say("{where}: not allowed; accepted: {accepted}",
-                                   where=_named(fmt), accepted=_accepted(fmt.game)))
-    if fmt.game == "cirulla" and (fmt.vinco_subito or fmt.vinco_subito_ends_smazzata_only):
-        raise MatchFormatError(say("{where}: 'vinco subito' is a Briscola rule (004)",
-                                   where=_named(fmt)))
-    if fmt.game == "briscola" and (fmt.cappotto_ends or fmt.cappotto_waits_end
-                                   or fmt.target_strict):
-        raise MatchFormatError(say("{where}: cappotto and targets are Cirulla rules (000)",
-                                   where=_named(fmt)))
+                                   where=format_name(fmt), accepted=rules.accepted()))
+    refused = rules.refused_option(fmt)
+    if refused is not None:
+        raise MatchFormatError(refused)
     if fmt.cappotto_waits_end and not fmt.cappotto_ends:
         raise MatchFormatError(say("{where}: cappotto_waits_end needs cappotto_ends",
-                                   where=_named(fmt)))
+                                   where=format_name(fmt)))
     if fmt.vinco_subito_ends_smazzata_only and not fmt.vinco_subito:
         raise MatchFormatError(say("{where}: vinco_subito_ends_smazzata_only needs vinco_subito",
-                                   where=_named(fmt)))
+                                   where=format_name(fmt)))
     _check_even_and_vp(fmt)
 
 
-def _named(fmt: MatchFormat) -> Said:
+def format_name(fmt: MatchFormat) -> Said:
     return say("match format {game} {kind} {length}", game=fmt.game,
                kind=_KIND_NAMES[fmt.kind], length=fmt.length)
 
 
 def _check_even_and_vp(fmt: MatchFormat) -> None:
-    if fmt.smazzate_pari and not (fmt.game == "briscola" and fmt.kind is MatchKind.SMAZZATE
-                                  and fmt.length % 2 == 0):
+    if fmt.smazzate_pari and not format_rules(fmt.game).allows_smazzate_pari(fmt):
         raise MatchFormatError(say("{where}: smazzate_pari is the Briscola option for an even "
-                                   "number of smazzate (2, 4, ...)", where=_named(fmt)))
+                                   "number of smazzate (2, 4, ...)", where=format_name(fmt)))
     missing = missing_vp_column(fmt) if fmt.vp else None
     if missing is not None:
         raise MatchFormatError(say("{where}: {reason}; a match scored by VP cannot use this "
-                                   "format", where=_named(fmt), reason=missing))
-
-
-def _length_allowed(fmt: MatchFormat) -> bool:
-    if fmt.game == "cirulla":
-        if fmt.kind is MatchKind.TARGET:
-            return fmt.length in CIRULLA_TARGETS
-        return fmt.kind is MatchKind.SMAZZATE and 1 <= fmt.length <= CIRULLA_MAX_SMAZZATE
-    if fmt.kind is MatchKind.POINTS:
-        return fmt.length == 1
-    # 004: "il numero di smazzate deve sempre essere dispari", unless smazzate_pari (2, 4, ...)
-    parity = 0 if fmt.smazzate_pari else 1
-    return fmt.kind is MatchKind.SMAZZATE and fmt.length >= 1 and fmt.length % 2 == parity
+                                   "format", where=format_name(fmt), reason=missing))
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +295,7 @@ IN_CORSO = "in corso"
 class _Progress:
     status: MatchStatus
     regular: int  # regular smazzate played (spareggi excluded)
-    card_points: tuple[int, int]  # Briscola card points of the regular smazzate (MP basis)
+    card_points: tuple[int, int]  # the points of the regular smazzate (the MP basis)
 
 
 def match_status(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> MatchStatus:
@@ -270,8 +306,8 @@ def match_status(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> MatchSt
 def match_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> int:
     """MP: the winner's points minus the loser's over the regular smazzate, never below 0.
 
-    Cirulla counts game points, Briscola card points; a drawn match has MP 0. Spareggi only
-    name the winner, so they do not add to MP.
+    Cirulla counts game points, Briscola card points: the smazzate's points either way; a drawn
+    match has MP 0. Spareggi only name the winner, so they do not add to MP.
     """
     progress = _progress(fmt, results)
     status = progress.status
@@ -280,8 +316,14 @@ def match_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> int:
                                    format=fmt.describe()))
     if status.winner is None:
         return 0
-    basis = status.totals if fmt.game == "cirulla" else progress.card_points
+    basis = progress.card_points
     return max(0, basis[status.winner] - basis[1 - status.winner])
+
+
+def regular_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> tuple[int, int]:
+    """The points of the regular smazzate of `results`, per side: the MP basis (spareggi add
+    nothing, "Parità" in docs/rules-interpretations.md)."""
+    return _progress(fmt, results).card_points
 
 
 def _progress(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> _Progress:
@@ -300,11 +342,10 @@ def _step(fmt: MatchFormat, progress: _Progress, result: SmazzataResult) -> _Pro
     spareggio = progress.status.next_tiebreak
     if spareggio:
         return replace(progress, status=_after_spareggio(fmt, progress.status, result, spareggio))
-    totals = _add_totals(fmt, progress.status.totals, result)
+    totals = format_rules(fmt.game).add_totals(fmt, progress.status.totals, result)
     regular = progress.regular + 1
     cards = progress.card_points
-    if fmt.game == "briscola":
-        cards = (cards[0] + result.points[0], cards[1] + result.points[1])
+    cards = (cards[0] + result.points[0], cards[1] + result.points[1])
     ended = _ended_at_once(fmt, result)
     if ended is not None:
         status = MatchStatus(True, ended[0], False, totals, 0, ended[1])
@@ -327,14 +368,9 @@ def _ended_at_once(fmt: MatchFormat, result: SmazzataResult) -> tuple[int, str] 
     return None
 
 
-def _add_totals(fmt: MatchFormat, totals: tuple[int, int],
-                result: SmazzataResult) -> tuple[int, int]:
-    if fmt.game == "cirulla" or fmt.kind is MatchKind.POINTS:
-        return totals[0] + result.points[0], totals[1] + result.points[1]
-    won = briscola_smazzata_winner(result)
-    if won is None:
-        return totals
-    return (totals[0] + 1, totals[1]) if won == 0 else (totals[0], totals[1] + 1)
+def added_points(totals: tuple[int, int], result: SmazzataResult) -> tuple[int, int]:
+    """`totals` with the smazzata's points added (a match counted in points)."""
+    return totals[0] + result.points[0], totals[1] + result.points[1]
 
 
 def briscola_smazzata_winner(result: SmazzataResult) -> int | None:
@@ -369,7 +405,7 @@ def _decide_regular(fmt: MatchFormat, totals: tuple[int, int],
     if fmt.kind is MatchKind.POINTS:
         return leader, "punti"
     remaining = fmt.length - regular
-    if fmt.game == "briscola" and abs(totals[0] - totals[1]) > remaining:
+    if format_rules(fmt.game).decided_early(fmt, totals, remaining):
         return leader, "smazzate" if remaining == 0 else "maggioranza certa"
     return (leader, "smazzate") if remaining == 0 else None
 
@@ -413,48 +449,17 @@ def check_result(fmt: MatchFormat, result: SmazzataResult, index: int = 0) -> No
     if (len(points) != 2 or any(not isinstance(p, int) or isinstance(p, bool) or p < 0
                                 for p in points)):
         raise MatchFormatError(say("{where}: points must be two non-negative ints, not "
-                                   "{points}", where=_where(fmt, index), points=repr(points)))
+                                   "{points}", where=result_place(fmt, index), points=repr(points)))
     for name in ("last_capture_side", "cappotto_side", "vinco_subito_side"):
         side = getattr(result, name)
         if side is not None and side not in (0, 1):
             raise MatchFormatError(say("{where}: {field} must be 0, 1 or None, not {value}",
-                                       where=_where(fmt, index), field=name, value=repr(side)))
-    if fmt.game == "cirulla":
-        if result.vinco_subito_side is not None:
-            raise MatchFormatError(say("{where}: vinco_subito_side is a Briscola rule",
-                                       where=_where(fmt, index)))
-        return
-    if result.cappotto_side is not None:
-        raise MatchFormatError(say("{where}: cappotto_side is a Cirulla rule",
-                                   where=_where(fmt, index)))
-    _check_briscola_points(fmt, result, index)
+                                       where=result_place(fmt, index), field=name,
+                                       value=repr(side)))
+    format_rules(fmt.game).check_result(fmt, result, index)
 
 
-def _where(fmt: MatchFormat, index: int) -> Said:
+def result_place(fmt: MatchFormat, index: int) -> Said:
     """The format and the smazzata (from 1; 0: none) a refused result is named by."""
     return (say("{format}, smazzata {number}", format=fmt.describe(), number=index) if index
             else fmt.describe())
-
-
-def _check_briscola_points(fmt: MatchFormat, result: SmazzataResult, index: int) -> None:
-    total = sum(result.points)
-    side = result.vinco_subito_side
-    if side is None:
-        if total != BRISCOLA_CARD_POINTS:
-            raise MatchFormatError(say("{where}: card points total {total}; a smazzata played "
-                                       "to the end totals 120", where=_where(fmt, index),
-                                       total=total))
-        if fmt.vinco_subito and briscola_smazzata_winner(result) is not None:
-            raise MatchFormatError(say(
-                "{where}: with vinco subito a side reaching 61 ends the match at the trick "
-                "that brought it there; vinco_subito_side must name it",
-                where=_where(fmt, index)))
-        return
-    if not fmt.vinco_subito:
-        raise MatchFormatError(say("{where}: vinco_subito_side given but the format has no "
-                                   "vinco subito", where=_where(fmt, index)))
-    if result.points[side] < BRISCOLA_SOGLIA or total > BRISCOLA_CARD_POINTS:
-        raise MatchFormatError(say(
-            "{where}: vinco subito by side {side} needs at least 61 of at most 120 card "
-            "points, got {points}", where=_where(fmt, index), side=side,
-            points=repr(result.points)))

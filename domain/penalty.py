@@ -13,11 +13,19 @@ from dataclasses import dataclass
 
 from domain.text import say
 
-# 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
-# 004: "all'avversario fino a un massimo di 20 punti"
-PENALTY_CAP = {"cirulla": 6, "briscola": 20}
-EXTRA_SCOPA = {"cirulla": 1, "briscola": 0}
-BRISCOLA_CARD_POINTS = 120
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRules:
+    """One game's part of a forfeit: the cap on the points awarded, the extra points added to
+    the unawarded ones, and the most points a smazzata can leave unawarded (None: no bound).
+
+    000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti";
+    004: "all'avversario fino a un massimo di 20 punti" (of the 120 card points of a smazzata).
+    """
+
+    cap: int
+    extra: int = 0
+    most_unawarded: int | None = None
 
 
 class PenaltyError(ValueError):
@@ -34,16 +42,25 @@ class Forfeit:
     point_difference: int
 
 
+def penalty_rules(game: str) -> PenaltyRules:
+    """The penalty rules of `game`, from the game registry (domain/games.py)."""
+    from domain.games import games  # the games import this module
+
+    for known in games():
+        if known.name == game:
+            return known.penalty
+    raise PenaltyError(say("forfeit: game {game} is not one of {games}", game=repr(game),
+                           games=", ".join(g.name for g in games())))
+
+
 def penalty_awarded(game: str, unawarded_points: int) -> int:
     """Points given to the opponent: the unawarded ones (+1 scopa in Cirulla), capped."""
-    if game not in PENALTY_CAP:
-        raise PenaltyError(say("forfeit: game {game} is not one of {games}", game=repr(game),
-                               games=", ".join(PENALTY_CAP)))
+    rules = penalty_rules(game)
     _check_count("unawarded_points", unawarded_points)
-    if game == "briscola" and unawarded_points > BRISCOLA_CARD_POINTS:
+    if rules.most_unawarded is not None and unawarded_points > rules.most_unawarded:
         raise PenaltyError(say("forfeit: {points} unawarded card points; a smazzata has 120",
                                points=unawarded_points))
-    return min(unawarded_points + EXTRA_SCOPA[game], PENALTY_CAP[game])
+    return min(unawarded_points + rules.extra, rules.cap)
 
 
 def forfeit(game: str, totals_before: tuple[int, int], guilty_side: int,

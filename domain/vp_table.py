@@ -24,8 +24,8 @@ from importlib import resources
 
 from domain.match_format import (
     MatchFormat,
-    MatchKind,
     SmazzataResult,
+    format_rules,
     match_points,
     match_status,
     missing_vp_column,
@@ -83,10 +83,8 @@ def column_rows(fmt: MatchFormat, *, table: VpTable = STANDARD) -> tuple[VpRow, 
 
 
 def max_mp(fmt: MatchFormat) -> int | None:
-    """The largest MP a Briscola match can have (120 card points a smazzata); Cirulla: none."""
-    if fmt.game != "briscola":
-        return None
-    return 120 * (1 if fmt.kind is MatchKind.POINTS else fmt.length)
+    """The largest MP a match can have (Briscola: 120 card points a smazzata); Cirulla: none."""
+    return format_rules(fmt.game).max_mp(fmt)
 
 
 def vp_split(fmt: MatchFormat, mp: int, *, table: VpTable = STANDARD) -> tuple[int, int]:
@@ -128,7 +126,7 @@ def top_row(fmt: MatchFormat, *, table: VpTable = STANDARD) -> VpRow:
 def cappotto_vp(fmt: MatchFormat, *, table: VpTable = STANDARD) -> tuple[int, int, int]:
     """000 C11: "vince con il massimo numero di VP previsto per quella partita e il
     corrispondente numero minimo di MP": (winner VP, loser VP, MP)."""
-    if fmt.game != "cirulla":
+    if not format_rules(fmt.game).cappotto:
         raise VpTableError(say("{format}: cappotto is a Cirulla rule", format=fmt.describe()))
     row = top_row(fmt, table=table)
     return row.winner_vp, VP_TOTAL - row.winner_vp, row.mp_from

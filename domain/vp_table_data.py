@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.match_format import GAMES, MatchFormat, MatchFormatError
+from domain.match_format import MatchFormat, MatchFormatError
 from domain.text import Said, say
 
 VP_TOTAL = 20
@@ -209,11 +209,19 @@ def _reading(data: Any, origin: str, index: int) -> Reading:
     return Reading(ident, text, Correction(reading=ident, **values))
 
 
+def vp_games() -> tuple[str, ...]:
+    """The registered games with VP tables (domain/games.py)."""
+    from domain.games import games  # the games' modules import the match formats, like this one
+
+    return tuple(g.name for g in games() if g.vp_table)
+
+
 def _game(game: str, body: Any, row_labels: tuple[str, ...], readings: tuple[Reading, ...],
           origin: str) -> GameTable:
-    if game not in GAMES:
+    tabled = vp_games()
+    if game not in tabled:
         raise _fail(origin, f"games.{game}", say("not a game: expected one of {games}",
-                                                 games=", ".join(GAMES)))
+                                                 games=", ".join(tabled)))
     where = f"games.{game}"
     step = _field(body, "mp_step", int, origin, where)
     if step < 1:
@@ -270,10 +278,11 @@ def _parsed(text: str, game: str) -> MatchFormat:
     """The format `text` names; a Briscola even count needs the option smazzate_pari."""
     try:
         return MatchFormat.parse(text, game)
-    except MatchFormatError:
-        if game != "briscola":
-            raise
-        return MatchFormat.parse(text, game, smazzate_pari=True)
+    except MatchFormatError as plain:
+        try:
+            return MatchFormat.parse(text, game, smazzate_pari=True)
+        except MatchFormatError:
+            raise plain from None
 
 
 def _cell(value: Any, origin: str, where: str) -> Cell:

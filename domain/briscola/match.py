@@ -19,7 +19,7 @@ BriscolaMatch = PlayedMatch[BriscolaState]
 
 
 def rules_of(fmt: MatchFormat) -> BriscolaRules:
-    if fmt.game != "briscola":
+    if fmt.game != ENGINE.name:
         raise ValueError(say("{format} is not a Briscola format", format=fmt.describe()))
     return BriscolaRules(vinco_subito=fmt.vinco_subito)
 
@@ -48,4 +48,4 @@ def timeout(fmt: MatchFormat, finished: Sequence[SmazzataResult], current: Brisc
     if len(finished) < regular:
         counted.append(current.points)
     totals = (sum(p[0] for p in counted), sum(p[1] for p in counted))
-    return forfeit("briscola", totals, guilty_side, unawarded_points(current))
+    return forfeit(ENGINE.name, totals, guilty_side, unawarded_points(current))

@@ -125,11 +125,15 @@ class _Briscola:
         raise RuleViolation("accusi", say("Briscola has no accusi"))
 
 
-TRANSCRIBERS: dict[str, Transcriber] = {"cirulla": _Cirulla(), "briscola": _Briscola()}
+CIRULLA: Transcriber = _Cirulla()
+BRISCOLA: Transcriber = _Briscola()
 
 
 def transcriber(game: str) -> Transcriber:
-    found = TRANSCRIBERS.get(game)
+    """The game's transcriber, from the game registry (domain/games.py)."""
+    from domain.games import games  # the games hold the transcribers of this module
+
+    found = next((g.transcriber for g in games() if g.name == game), None)
     if found is None:
         raise RuleViolation("provenance", say("a {game} match cannot be transcribed",
                                               game=game))

@@ -14,14 +14,17 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 
-from domain.match_format import GAMES, MatchFormat, MatchFormatError
+from domain.games import games
+from domain.match_format import MatchFormat, MatchFormatError
 from domain.record.catalog import format_options
 from domain.record.commands import CreateMatch
 from domain.record.events import MatchEnded, Provenance, TableVisibility, TimeControl
 from domain.text import Said, said_of, say
 from importers.notation.model import Pos, WrittenIncident, WrittenMatch
 
-DEFAULT_FORMATS = {"cirulla": "21pt", "briscola": "3smazzate"}
+GAMES = tuple(game.name for game in games() if game.transcriber is not None)
+"""The games a hand record may be of: the registered games that can be transcribed."""
+DEFAULT_FORMATS = {game.name: game.default_format for game in games()}
 """The game's default format when the record has no Format tag (as `verbale simulate`)."""
 FORMAT_FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
                 "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp", "cappotto_waits_end")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.penalty import PENALTY_CAP, PenaltyError, forfeit, penalty_awarded
+from domain.penalty import PenaltyError, forfeit, penalty_awarded, penalty_rules
 
 games = st.sampled_from(("cirulla", "briscola"))
 totals = st.tuples(st.integers(0, 200), st.integers(0, 200))
@@ -42,7 +42,7 @@ def test_punteggio_ancora_a_favore_differenza_zero_ma_partita_persa() -> None:
 
 
 @pytest.mark.parametrize(("game", "before", "guilty", "unawarded", "message"), [
-    ("scopa", (0, 0), 0, 1, "game"),
+    ("tressette", (0, 0), 0, 1, "game"),
     ("cirulla", (0, 0), 2, 1, "guilty_side"),
     ("cirulla", (0, -1), 0, 1, "totals_before"),
     ("cirulla", (0, 0), 0, -1, "unawarded_points"),
@@ -70,7 +70,7 @@ def test_the_guilty_side_never_wins(game: str, before: tuple[int, int], guilty: 
 def test_awarded_points_are_capped_and_only_go_to_the_winner(
         game: str, before: tuple[int, int], guilty: int, unawarded: int) -> None:
     settled = forfeit(game, before, guilty, unawarded)
-    assert 0 <= settled.awarded <= PENALTY_CAP[game]
+    assert 0 <= settled.awarded <= penalty_rules(game).cap
     assert settled.awarded <= unawarded + (1 if game == "cirulla" else 0)
     assert settled.final_totals[guilty] == before[guilty]
     assert sum(settled.final_totals) == sum(before) + settled.awarded

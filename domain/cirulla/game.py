@@ -1,0 +1,94 @@
+"""Cirulla, whole (source 000): the match record's adapter and the one Game object of it.
+
+The adapter only translates: the ruleset to and from the options stored in MatchCreated, a
+finished smazzata into match_format's SmazzataResult, a cappotto that ends the match at its play
+(C11), and a timeout or abandon into domain/penalty.py's settlement (C12). `CIRULLA` is what the
+game registry (domain/games.py) holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from domain.cirulla import decide as cirulla_decide
+from domain.cirulla.engine import cappotto_made, cut_short, unplayed
+from domain.cirulla.forfeit import awarded_points, unawarded_points
+from domain.cirulla.formats import FORMATS
+from domain.cirulla.match import smazzata_result
+from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
+from domain.cirulla.scoring import CATEGORIES
+from domain.cirulla.state import CirullaState
+from domain.events import SmazzataEnded, SmazzataOutcome
+from domain.game import Game, GameEngine
+from domain.match_format import MatchFormat, SmazzataResult
+from domain.penalty import PenaltyRules
+from domain.record import transcription
+from domain.record.adapters import SharedFormats, forfeited, in_spareggio, seating_of
+from domain.record.games import GameRulesOf, Standing
+from domain.seating import Seating
+
+
+class CirullaRules(SharedFormats):
+    """Cirulla for the match record: a GameRulesOf (domain/record/games.py)."""
+
+    name = "cirulla"
+
+    @property
+    def engine(self) -> GameEngine[CirullaState, Ruleset]:
+        return cirulla_decide.ENGINE
+
+    def ruleset(self, options: Mapping[str, str]) -> Ruleset:
+        return ruleset_from_dict(dict(options))
+
+    def options(self, ruleset: Ruleset) -> Mapping[str, str]:
+        return ruleset.options()
+
+    def seating(self, ruleset: Ruleset, players: int) -> Seating:
+        return seating_of(players, ruleset.direction)
+
+    def result(self, state: CirullaState, ended: SmazzataEnded) -> SmazzataResult:
+        return smazzata_result(state)
+
+    def cut_short(self, match_format: MatchFormat, state: CirullaState) -> SmazzataEnded | None:
+        """C11: with `cappotto_ends` (not `cappotto_waits_end`) the play that puts the tenth
+        denaro in a side's pile ends the smazzata, and the match, there."""
+        if not match_format.cappotto_ends_at_once or state.finished:
+            return None
+        side = cappotto_made(state)
+        if side is None:
+            return None
+        ended = cut_short(state)
+        return replace(ended, outcome=SmazzataOutcome(
+            last_capture=state.last_capture_side, cappotto=side, cappotto_ends_match=True,
+            vinco_subito=None, unplayed=unplayed(state)))
+
+    def may_cut_short(self, match_format: MatchFormat) -> bool:
+        return match_format.cappotto_ends_at_once   # what cut_short asks first
+
+    def made_so_far(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                    state: CirullaState) -> tuple[int, int]:
+        """C12: the points of the smazzata in progress already awarded (kept by who made
+        them); nothing in a spareggio, which adds nothing to the totals."""
+        if in_spareggio(match_format, results):
+            return (0, 0)
+        return awarded_points(state)
+
+    def forfeit(self, match_format: MatchFormat, results: Sequence[SmazzataResult],
+                state: CirullaState, guilty_side: int,
+                adjustment: tuple[int, int]) -> tuple[tuple[int, int], Standing]:
+        """C12: the points of the smazzata in progress already made count when it is regular
+        (a spareggio adds nothing to the totals); its open points go to the opponent. Between
+        smazzate `state` is the one before the deal: a whole fresh smazzata is open."""
+        return forfeited(self, match_format, results,
+                         self.made_so_far(match_format, results, state), guilty_side,
+                         unawarded_points(state, guilty_side), adjustment)
+
+
+RULES: GameRulesOf[CirullaState, Ruleset, MatchFormat, SmazzataResult] = CirullaRules()
+
+CIRULLA = Game(
+    name="cirulla", rules=RULES, formats=FORMATS,
+    # 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
+    penalty=PenaltyRules(cap=6, extra=1),
+    transcriber=transcription.CIRULLA, default_format="21pt", categories=CATEGORIES)
