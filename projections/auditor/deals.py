@@ -15,60 +15,77 @@ from .shuffle import UNKNOWN, deal, play_step, redeal_reason, seats_from, shuffl
 def check_deals(match: Match) -> Check:
     """The `deals` check."""
     found = Findings()
-    verified = unverifiable = 0
+    shuffled: list[str] = []
     last: dict[int, tuple[int, Line]] = {}
     annulled = {(line.data.get("number"), line.data.get("attempt")): line
                 for line in match.of_type("DealAnnulled")}
-    direction = play_step(match.game, match.ruleset)
     for line in match.of_type("SmazzataDealt"):
-        data = line.data
         try:
-            number, attempt, dealer = int(data["number"]), int(data["attempt"]), \
-                int(data["dealer"])
-            where = say(N_("line {line}: smazzata {smazzata} attempt {attempt}"),
-                        line=line.number, smazzata=number, attempt=attempt)
-            before = last.get(number)
-            if attempt != (0 if before is None else before[0] + 1):
-                found.problem(N_("{where}: attempts run 0, 1, 2, ... per smazzata"),
-                              where=where)
-            if before is not None and (number, before[0]) not in annulled:
-                found.problem(N_("{where}: attempt {previous} was not annulled"),
-                              where=where, previous=before[0])
-            last[number] = (attempt, line)
-            if match.players in (2, 4) and isinstance(match.created.get("first_dealer"), int):
-                wanted = (match.created["first_dealer"] + direction * number) % match.players
-                if dealer != wanted:
-                    found.problem(N_("{where}: dealer {dealer}, expected seat {seat} (the "
-                                     "dealer passes on in the direction of play)"),
-                                  where=where, dealer=dealer, seat=wanted)
-            _check_redeal(match, found, where, data, (number, attempt) in annulled)
-            if data["seed_commitment"] is None:
-                unverifiable += 1
-                found.note(N_("{where}: transcribed deal, shuffle unverifiable"),
-                           where=where)
-                continue
-            if number not in match.revealed:
-                found.note(N_("{where}: seed not revealed yet, deal not checked"),
-                           where=where)
-                continue
-            deck = shuffle(match.effective(number), attempt)
-            wanted_deal = deal(match.game, match.players, dealer, match.ruleset, deck)
-            wrong = [key for key, value in wanted_deal.items() if data[key] != value]
-            if wrong:
-                found.problem(N_("{where}: {keys} do not follow from the revealed seed"),
-                              where=where, keys=", ".join(wrong))
-            verified += 1
+            shuffled.append(_check_attempt(match, found, line, last, annulled))
         except MALFORMED as error:
             found.malformed(line, error)
+    _check_annulled(match, found, annulled)
+    if not last and not found.problems:
+        return found.check("deals", say(N_("no SmazzataDealt in the export")),
+                           skipped=True)
+    return found.check("deals", _deals_summary(shuffled.count(VERIFIED),
+                                               shuffled.count(TRANSCRIBED)))
+
+
+VERIFIED, TRANSCRIBED, WAITING = "verified", "transcribed", "waiting"
+"""What became of a dealt attempt's shuffle: checked, unverifiable, or its seed not revealed."""
+
+
+def _check_attempt(match: Match, found: Findings, line: Line,
+                   last: dict[int, tuple[int, Line]],
+                   annulled: dict[tuple[Any, Any], Line]) -> str:
+    """One SmazzataDealt: its attempt's number, its dealer, its redeal and its shuffle."""
+    data = line.data
+    number, attempt, dealer = int(data["number"]), int(data["attempt"]), int(data["dealer"])
+    where = say(N_("line {line}: smazzata {smazzata} attempt {attempt}"),
+                line=line.number, smazzata=number, attempt=attempt)
+    before = last.get(number)
+    if attempt != (0 if before is None else before[0] + 1):
+        found.problem(N_("{where}: attempts run 0, 1, 2, ... per smazzata"), where=where)
+    if before is not None and (number, before[0]) not in annulled:
+        found.problem(N_("{where}: attempt {previous} was not annulled"),
+                      where=where, previous=before[0])
+    last[number] = (attempt, line)
+    if match.players in (2, 4) and isinstance(match.created.get("first_dealer"), int):
+        direction = play_step(match.game, match.ruleset)
+        wanted = (match.created["first_dealer"] + direction * number) % match.players
+        if dealer != wanted:
+            found.problem(N_("{where}: dealer {dealer}, expected seat {seat} (the "
+                             "dealer passes on in the direction of play)"),
+                          where=where, dealer=dealer, seat=wanted)
+    _check_redeal(match, found, where, data, (number, attempt) in annulled)
+    if data["seed_commitment"] is None:
+        found.note(N_("{where}: transcribed deal, shuffle unverifiable"), where=where)
+        return TRANSCRIBED
+    if number not in match.revealed:
+        found.note(N_("{where}: seed not revealed yet, deal not checked"), where=where)
+        return WAITING
+    deck = shuffle(match.effective(number), attempt)
+    wanted_deal = deal(match.game, match.players, dealer, match.ruleset, deck)
+    wrong = [key for key, value in wanted_deal.items() if data[key] != value]
+    if wrong:
+        found.problem(N_("{where}: {keys} do not follow from the revealed seed"),
+                      where=where, keys=", ".join(wrong))
+    return VERIFIED
+
+
+def _check_annulled(match: Match, found: Findings,
+                    annulled: dict[tuple[Any, Any], Line]) -> None:
+    """Each DealAnnulled annuls an attempt dealt before it."""
     for (which, tried), line in annulled.items():
         if not any(d.data.get("number") == which and d.data.get("attempt") == tried
                    and d.number < line.number for d in match.of_type("SmazzataDealt")):
             found.problem(N_("line {line}: annuls smazzata {smazzata} attempt {attempt}, "
                              "which was not dealt before it"), line=line.number,
                           smazzata=which, attempt=tried)
-    if not last and not found.problems:
-        return found.check("deals", say(N_("no SmazzataDealt in the export")),
-                           skipped=True)
+
+
+def _deals_summary(verified: int, unverifiable: int) -> Message:
     if unverifiable:
         summary = (N_("{count} dealt attempt re-derived from the seeds, {transcribed} "
                       "transcribed (shuffle unverifiable)") if verified == 1 else
@@ -77,7 +94,7 @@ def check_deals(match: Match) -> Check:
     else:
         summary = (N_("{count} dealt attempt re-derived from the seeds") if verified == 1
                    else N_("{count} dealt attempts re-derived from the seeds"))
-    return found.check("deals", say(summary, count=verified, transcribed=unverifiable))
+    return say(summary, count=verified, transcribed=unverifiable)
 
 
 def _check_redeal(match: Match, found: Findings, where: Message, data: dict[str, Any],
