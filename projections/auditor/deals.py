@@ -120,44 +120,11 @@ def _check_redeal(match: Match, found: Findings, where: Message, data: dict[str,
 def check_draws(match: Match) -> Check:
     """The `draws` check."""
     found = Findings()
-    pile: list[str] = []
-    seats: list[int] = []
-    winner: int | None = None
+    stock = _Stock(match)
     count = 0
-    step = play_step(match.game, match.ruleset)
     for line in match.lines:
-        data = line.data
         try:
-            if line.type == "SmazzataDealt":
-                pile = list(data["stock"]) + ([data["briscola"]] if match.game == "briscola"
-                                              else [])
-                seats = seats_from(int(data["dealer"]) + step, match.players, step)
-                winner = None
-            elif line.type == "TrickTaken":
-                winner = int(data["seat"])
-            elif line.type == "HandDealt":
-                n = match.players
-                wanted: list[list[str]] = [[] for _ in range(n)]
-                for position, card in enumerate(pile[:3 * n]):
-                    wanted[seats[position % n]].append(card)
-                pile = pile[3 * n:]
-                if not same(wanted, data["hands"]):
-                    found.problem(N_("line {line}: HandDealt is not the next {count} "
-                                     "stock cards dealt from the dealer's side"),
-                                  line=line.number, count=3 * n)
-                count += 1
-            elif line.type == "CardsDrawn":
-                if winner is None:
-                    found.problem(N_("line {line}: CardsDrawn before any TrickTaken of "
-                                     "the smazzata"), line=line.number)
-                    continue
-                order = seats_from(winner, match.players, 1)
-                wanted_draws = [[seat, card] for seat, card in zip(order, pile, strict=False)]
-                pile = pile[match.players:]
-                if not same(wanted_draws, data["draws"]):
-                    found.problem(N_("line {line}: CardsDrawn is not the next stock "
-                                     "cards, the trick winner first"), line=line.number)
-                count += 1
+            count += stock.follow(line, found)
         except MALFORMED as error:
             found.malformed(line, error)
     what = "HandDealt" if match.game == "cirulla" else "CardsDrawn"
@@ -167,6 +134,55 @@ def check_draws(match: Match) -> Check:
     summary = (N_("{count} {event} takes the stock in order") if count == 1 else
                N_("{count} {event} take the stock in order"))
     return found.check("draws", say(summary, count=count, event=what))
+
+
+class _Stock:
+    """The stock of the smazzata being played, followed line by line: the cards left in it,
+    the seats from the dealer's side and the last trick's winner."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.step = play_step(match.game, match.ruleset)
+        self.pile: list[str] = []
+        self.seats: list[int] = []
+        self.winner: int | None = None
+
+    def follow(self, line: Line, found: Findings) -> int:
+        """1 when `line` takes cards from the stock (HandDealt, CardsDrawn), checked; else 0."""
+        data, players = line.data, self.match.players
+        if line.type == "SmazzataDealt":
+            self.pile = list(data["stock"]) + (
+                [data["briscola"]] if self.match.game == "briscola" else [])
+            self.seats = seats_from(int(data["dealer"]) + self.step, players, self.step)
+            self.winner = None
+        elif line.type == "TrickTaken":
+            self.winner = int(data["seat"])
+        elif line.type == "HandDealt":
+            wanted: list[list[str]] = [[] for _ in range(players)]
+            for position, card in enumerate(self.pile[:3 * players]):
+                wanted[self.seats[position % players]].append(card)
+            self.pile = self.pile[3 * players:]
+            if not same(wanted, data["hands"]):
+                found.problem(N_("line {line}: HandDealt is not the next {count} "
+                                 "stock cards dealt from the dealer's side"),
+                              line=line.number, count=3 * players)
+            return 1
+        elif line.type == "CardsDrawn":
+            return self._drawn(line, found)
+        return 0
+
+    def _drawn(self, line: Line, found: Findings) -> int:
+        if self.winner is None:
+            found.problem(N_("line {line}: CardsDrawn before any TrickTaken of "
+                             "the smazzata"), line=line.number)
+            return 0
+        order = seats_from(self.winner, self.match.players, 1)
+        wanted = [[seat, card] for seat, card in zip(order, self.pile, strict=False)]
+        self.pile = self.pile[self.match.players:]
+        if not same(wanted, line.data["draws"]):
+            found.problem(N_("line {line}: CardsDrawn is not the next stock "
+                             "cards, the trick winner first"), line=line.number)
+        return 1
 
 
 def same(expected: Any, recorded: Any) -> bool:

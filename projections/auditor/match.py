@@ -87,6 +87,31 @@ class Match:
 def check_seeds(match: Match) -> Check:
     """The `seeds` check."""
     found = match.bad_seeds
+    first_deal = _deals_against_commitments(match, found)
+    for line in match.of_type("SeedContributed"):
+        key = line.data.get("smazzata")
+        committed = match.commitments.get(key) if isinstance(key, int) else None
+        dealt = first_deal.get(key) if isinstance(key, int) else None
+        if committed is None or committed[0].number > line.number or (
+                dealt is not None and dealt.number < line.number):
+            found.problem(N_("line {line}: a contribution to smazzata {smazzata} must "
+                             "come after its SeedCommitted and before its deal"),
+                          line=line.number, smazzata=key)
+    _reveals_against_commitments(match, found)
+    if not match.commitments and not match.revealed:
+        return found.check("seeds", say(N_("no seed committed (a transcribed match?)")),
+                           skipped=True)
+    summary = (N_("{revealed} of {committed} committed seed revealed, each matching its "
+                  "commitment") if len(match.commitments) == 1 else
+               N_("{revealed} of {committed} committed seeds revealed, each matching its "
+                  "commitment"))
+    return found.check("seeds", say(summary, revealed=len(match.revealed),
+                                    committed=len(match.commitments)))
+
+
+def _deals_against_commitments(match: Match, found: Findings) -> dict[int, Line]:
+    """Each deal names its smazzata's commitment, made before the smazzata's first deal; the
+    first deal of each smazzata."""
     first_deal: dict[int, Line] = {}
     for line in match.of_type("SmazzataDealt"):
         try:
@@ -105,15 +130,12 @@ def check_seeds(match: Match) -> Check:
             found.problem(N_("line {line}: smazzata {smazzata} committed after its deal "
                              "(line {deal})"), line=line.number, smazzata=number,
                           deal=dealt.number)
-    for line in match.of_type("SeedContributed"):
-        key = line.data.get("smazzata")
-        committed = match.commitments.get(key) if isinstance(key, int) else None
-        dealt = first_deal.get(key) if isinstance(key, int) else None
-        if committed is None or committed[0].number > line.number or (
-                dealt is not None and dealt.number < line.number):
-            found.problem(N_("line {line}: a contribution to smazzata {smazzata} must "
-                             "come after its SeedCommitted and before its deal"),
-                          line=line.number, smazzata=key)
+    return first_deal
+
+
+def _reveals_against_commitments(match: Match, found: Findings) -> None:
+    """Each revealed seed gives its earlier commitment and comes after its smazzata's end (or
+    with the match's); a committed seed not revealed yet is a note."""
     for number, (line, seed) in sorted(match.revealed.items()):
         committed = match.commitments.get(number)
         if committed is None or committed[0].number > line.number:
@@ -129,15 +151,6 @@ def check_seeds(match: Match) -> Check:
     for number in sorted(set(match.commitments) - set(match.revealed)):
         found.note(N_("smazzata {smazzata}: seed committed, not revealed yet"),
                    smazzata=number)
-    if not match.commitments and not match.revealed:
-        return found.check("seeds", say(N_("no seed committed (a transcribed match?)")),
-                           skipped=True)
-    summary = (N_("{revealed} of {committed} committed seed revealed, each matching its "
-                  "commitment") if len(match.commitments) == 1 else
-               N_("{revealed} of {committed} committed seeds revealed, each matching its "
-                  "commitment"))
-    return found.check("seeds", say(summary, revealed=len(match.revealed),
-                                    committed=len(match.commitments)))
 
 
 def check_match_seed(match: Match) -> Check:
@@ -174,8 +187,17 @@ def check_match_seed(match: Match) -> Check:
         found.problem(N_("line 1: first_dealer {recorded} is not the one drawn from the "
                          "match seed, {drawn}"), recorded=match.created.get("first_dealer"),
                       drawn=first_dealer(seed, match.players))
-    # A smazzata committed after the reveal (the match resumed by a ruling, MatchResumed)
-    # is dealt from a fresh seed: the match seed gives only those before it.
+    _smazzata_seeds_derived(match, found, line, seed)
+    derived = sum(committed.number < line.number for committed, _ in match.commitments.values())
+    return found.check("match seed", say(N_("matches its commitment; the first dealer and "
+                                            "{count} smazzata seeds derive from it"),
+                                         count=derived))
+
+
+def _smazzata_seeds_derived(match: Match, found: Findings, line: Line, seed: bytes) -> None:
+    """Each smazzata committed before the match seed's reveal (`line`) is dealt from the seed
+    the match seed gives it; one committed after it (the match resumed by a ruling,
+    MatchResumed) from a fresh seed."""
     for number, (committed, value) in sorted(match.commitments.items()):
         if committed.number < line.number and commit(smazzata_seed(seed, number)) != value:
             found.problem(N_("line {line}: the commitment of smazzata {smazzata} is not that "
@@ -186,7 +208,3 @@ def check_match_seed(match: Match) -> Check:
             found.problem(N_("line {line}: the seed of smazzata {smazzata} is not the one "
                              "derived from the match seed"), line=revealed.number,
                           smazzata=number)
-    derived = sum(committed.number < line.number for committed, _ in match.commitments.values())
-    return found.check("match seed", say(N_("matches its commitment; the first dealer and "
-                                            "{count} smazzata seeds derive from it"),
-                                         count=derived))

@@ -32,30 +32,14 @@ def check_rulings(lines: Sequence[Line], keys: Sequence[Sequence[Line]] = ()) ->
     created = lines[0].data if lines else {}
     provenance = created.get("provenance") if isinstance(created, dict) else None
     transcribed = isinstance(provenance, dict) and provenance.get("kind") == "transcribed"
-    keyring = _keyring(keys, found)
+    keyring = _keyring(keys, found) if keys else None
     count = signed = 0
     for line in lines:
         if line.type != "RulingRecorded":
             continue
         count += 1
         try:
-            signature = line.data.get("signature")
-            by = line.record.get("recorded_by")
-            if signature is None and transcribed and isinstance(by, dict) \
-                    and by.get("kind") == "importer":
-                found.note(N_("line {line}: a transcribed ruling of arbiter {arbiter}: signed "
-                              "on the paper it was read from, not in the record"),
-                           line=line.number, arbiter=line.data["arbiter"])
-            elif signature is None:
-                found.problem(N_("line {line}: nobody signed this ruling of arbiter {arbiter}"),
-                              line=line.number, arbiter=line.data["arbiter"])
-            elif not (_hex(signature["key"], 64) and _hex(signature["value"], 128)):
-                found.problem(N_("line {line}: the signature is not a key id of 64 and a "
-                                 "signature of 128 lowercase hex digits"), line=line.number)
-            elif keys and not _signed_by(line, keyring, found):
-                pass
-            else:
-                signed += 1
+            signed += _signed(line, transcribed, keyring, found)
         except MALFORMED as error:
             found.malformed(line, error)
     if count == 0:
@@ -67,6 +51,28 @@ def check_rulings(lines: Sequence[Line], keys: Sequence[Sequence[Line]] = ()) ->
     return found.check("rulings", say(N_("{signed} of {count} rulings signed (whose key signed "
                                          "them: verbale verify, with the arbiters' keys)"),
                                       signed=signed, count=count))
+
+
+def _signed(line: Line, transcribed: bool, keyring: Mapping[str, _Key] | None,
+            found: Findings) -> bool:
+    """Whether the ruling on `line` is signed (by a key of the `keyring`, when given); what is
+    wrong with its signature, or the note that a transcribed one was signed on paper, else."""
+    signature = line.data.get("signature")
+    by = line.record.get("recorded_by")
+    if signature is None and transcribed and isinstance(by, dict) \
+            and by.get("kind") == "importer":
+        found.note(N_("line {line}: a transcribed ruling of arbiter {arbiter}: signed "
+                      "on the paper it was read from, not in the record"),
+                   line=line.number, arbiter=line.data["arbiter"])
+    elif signature is None:
+        found.problem(N_("line {line}: nobody signed this ruling of arbiter {arbiter}"),
+                      line=line.number, arbiter=line.data["arbiter"])
+    elif not (_hex(signature["key"], 64) and _hex(signature["value"], 128)):
+        found.problem(N_("line {line}: the signature is not a key id of 64 and a "
+                         "signature of 128 lowercase hex digits"), line=line.number)
+    else:
+        return keyring is None or _signed_by(line, keyring, found)
+    return False
 
 
 # A key: (arbiter, raw public key, registered at, revoked at or None); timestamps as written
