@@ -7,4 +7,5 @@ import sys
 
 from .checkpoint import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
