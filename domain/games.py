@@ -13,6 +13,7 @@ from domain.briscola.game import BRISCOLA
 from domain.cirulla.game import CIRULLA
 from domain.game import Game
 from domain.record.games import GameRules
+from domain.scopa.game import SCOPA
 from domain.text import Said, say
 
 
@@ -54,6 +55,6 @@ def record_catalog() -> dict[str, GameRules]:
     return {game.name: game.rules for game in _REGISTRY.values()}
 
 
-_BUILT_IN = (CIRULLA, BRISCOLA)
+_BUILT_IN = (CIRULLA, BRISCOLA, SCOPA)
 for _game in _BUILT_IN:
     register(_game)
