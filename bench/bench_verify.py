@@ -38,7 +38,7 @@ from bench.bench_store import BATCH, PG_DSN
 from bench.machine import machine
 from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 
 DATA = Path(__file__).parent / ".data"
 SEED = "5eed0000000000000000000000000300"

@@ -10,7 +10,8 @@ import click
 
 from domain.record.audit import Severity
 from projections.store.app import MatchStore
-from projections.store.verify import Problem, Tally, Verdict, tally, verify_store
+from projections.verify.streams import verify_store
+from projections.verify.verdicts import Problem, Tally, Verdict, tally
 from replay_web.cli import CommandFailed, UsageProblem, classify, cli, database_option
 from replay_web.cli_database import open_store
 from replay_web.cli_read_models import compared_read_models, read_model_lines, record_check
@@ -88,9 +89,9 @@ def verify(match_text: str | None, record: bool, database: str | None,
 
 def _verified(store: MatchStore, only: UUID | None, jobs: int,
               database: str | None) -> list[Verdict]:
-    """The whole store by --jobs worker processes (projections/store/verify_jobs.py), else
+    """The whole store by --jobs worker processes (projections/verify/jobs.py), else
     here, stream by stream."""
-    from projections.store.verify_jobs import jobs_wanted, verify_parallel
+    from projections.verify.jobs import jobs_wanted, verify_parallel
     workers = jobs_wanted(jobs)
     if only is not None or workers == 1:
         return verify_store(store, only, lambda streams: progress(

@@ -31,7 +31,7 @@ from domain.record.audit import Severity
 from projections.read_models.compare import Comparison, Difference
 from projections.read_models.engine import writing
 from projections.read_models.schema import Verdetto, ensure_schema
-from projections.store.verify import Verdict
+from projections.verify.verdicts import Verdict
 
 OK, WARNING, ERROR = "ok", "warning", "error"
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"   # the stored events' timestamps (docs/events.md)

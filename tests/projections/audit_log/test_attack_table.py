@@ -28,7 +28,7 @@ from projections.audit_log.proofs import Made, ProofError, checkpoint_store, mat
 from projections.audit_log.verify_against import Against, verify_against
 from projections.store.app import MatchStore
 from projections.store.signatures import Signer, execute_signed, register_key
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.audit_log.attacks import (
     cut_back,
     cut_proof,

@@ -22,7 +22,7 @@ from projections.auditor.chain import canonical
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
 from projections.store.facts import TOPIC_OF
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 
 TRANSCRIPT = transcribe()

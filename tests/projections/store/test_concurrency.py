@@ -10,7 +10,7 @@ from domain.record.decide import decide
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
 from projections.store.app import ConcurrencyConflict, MatchStore
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.domain.record.toy import TOY_CATALOG
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, record_toy_match, toy_bot

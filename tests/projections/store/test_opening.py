@@ -30,7 +30,7 @@ from projections.store.recorders import (
     SCHEMA_VERSION,
     ChainedSQLiteRecorder,
 )
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import PG_DSN, PG_URL, Backend, require_postgres
 
 SEED = Seed.from_hex("5eed00000000000000000000000000a1")

@@ -4,7 +4,6 @@ live, on both databases."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings
@@ -15,9 +14,10 @@ from domain.record.catalog import CATALOG
 from domain.record.simulate import Incidents, Table
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
-from projections.store.verify import verify_stream
+from projections.verify.streams import verify_stream
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, play_into
+from tests.replacing import replace
 
 DEMOS = demo_set(Seed(b"\x42" * 16))
 _EXAMPLES = itertools.count()

@@ -13,7 +13,7 @@ import pytest
 
 from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 
 WRITER = "from replay_web.cli import main; main()"

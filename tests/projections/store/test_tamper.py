@@ -21,7 +21,7 @@ from domain.record.catalog import CATALOG
 from domain.record.simulate import Incidents
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.domain.record.toy import TOY_CATALOG
 from tests.profile import scaled
 from tests.projections.conftest import Backend

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -41,9 +40,10 @@ from projections.store.tarocchi import (
     load_tarocchi,
     record_tarocchi,
 )
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
+from tests.replacing import replace
 
 EXAMPLES = Path(__file__).parents[3] / "docs" / "examples" / "tarocchi"
 AT = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -119,7 +119,7 @@ def test_verify_fails_a_seating_that_is_not_its_seeds_even_rechained(
 
 
 def test_an_event_the_domain_would_not_record_is_a_failure() -> None:
-    from projections.store.verify_tarocchi import audit_tarocchi
+    from projections.verify.tarocchi import audit_tarocchi
     seed = Seed(bytes(range(16)))
     created = TarocchiTournamentCreated(
         "T", tuple(Entrant(f"P{k}") for k in range(4)), "precostituito", "fasce",

@@ -13,7 +13,7 @@ from domain.record.envelope import importer
 from domain.record.events import IrregularityNoted
 from projections.store.app import MatchStore
 from projections.store.export import export_jsonl
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 
 TRANSCRIPT = transcribe()

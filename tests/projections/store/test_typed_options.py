@@ -26,7 +26,7 @@ from projections.store.app import MatchStore
 from projections.store.codec import CodecError, encode
 from projections.store.export import export_jsonl
 from projections.store.facts import OPTION_TYPES
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.test_replay import record
 

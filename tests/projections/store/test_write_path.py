@@ -40,7 +40,8 @@ from projections.store.app import Action, BatchRefused, MatchStore
 from projections.store.canonical import canonical_json
 from projections.store.config import StoreConfigError, store_env
 from projections.store.export import export_jsonl
-from projections.store.verify import _envelope, verify_store
+from projections.verify.streams import verify_store
+from projections.verify.structure import envelope_problems
 from tests.projections.conftest import Backend, make_backend
 from tests.projections.store.tampering import Tamperer
 
@@ -258,9 +259,9 @@ def test_an_envelope_tampered_into_a_bad_shape_is_reported(backend: Backend, env
 
 def test_the_envelope_check_reads_only_the_envelope() -> None:
     good = {"recorded_by": {"kind": "arbiter", "name": "Rossi", "where": None}}
-    assert _envelope(4, good) == []
-    assert _envelope(4, {}) == []   # written before the envelope existed: not recorded
-    (problem,) = _envelope(4, {"recorded_by": {"kind": "arbitro", "name": "Rossi",
+    assert envelope_problems(4, good) == []
+    assert envelope_problems(4, {}) == []   # written before the envelope existed: not recorded
+    (problem,) = envelope_problems(4, {"recorded_by": {"kind": "arbitro", "name": "Rossi",
                                                "where": None}})
     assert (problem.version, problem.check) == (4, "envelope")
     assert "arbitro" in problem.message

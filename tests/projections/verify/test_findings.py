@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from domain.record.simulate import Incidents
 from projections.store.app import MatchStore
 from projections.store.seed_registry import SeedReused
-from projections.store.verify import verify_store
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import record_toy_match
 from tests.projections.store.tampering import Tamperer

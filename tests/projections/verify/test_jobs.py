@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from projections.store.app import MatchStore
-from projections.store.verify import verify_store
-from projections.store.verify_jobs import jobs_wanted, verify_parallel
+from projections.verify.jobs import jobs_wanted, verify_parallel
+from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import TAMPERINGS
 from tests.projections.verify.stores import SLOW_EXAMPLES, tampered

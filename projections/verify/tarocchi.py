@@ -1,6 +1,6 @@
 """`verbale verify` of a Tarocchi tournament's stream (docs/tarocchi.md).
 
-The structure, the chain and the decoding are verify.py's, as for every stream. Then each
+The structure, the chain and the decoding are structure.py's, as for every stream. Then each
 recorded event is turned back into the command that made it and decided again on the state
 before it: the seating draw is re-derived from its revealed seed (against the commitment the
 creation recorded) with turn I's tables, every later turn re-seated from the standings and the
@@ -8,7 +8,7 @@ recomposition, each penalty's points re-computed from the catalogue, the tie-bre
 against its commitment. An event that `decide` would refuse, or would record otherwise, is a
 failure. The checks' findings on the sheets (domain/tarocchi/checks.py) are reported as
 findings: facts about the paper, not faults of the record. Each penalty's signature is then
-checked as a card game's ruling's (verify.py `_signed_rulings`, signatures.py): unsigned, signed
+checked as a card game's ruling's (rules.py `signed_rulings`, signatures.py): unsigned, signed
 by another key or out of the key's window is a failure; one the importer transcribed from the
 paper, unsigned, is a note.
 """
@@ -47,7 +47,7 @@ from domain.tarocchi.state import TarocchiState, evolve
 from domain.text import said_of, say
 
 Problem = tuple[int | None, str, str, Severity]
-"""(event version or None, check, message, severity) as verify.py's Problem takes them."""
+"""(event version or None, check, message, severity) as verdicts.py's Problem takes them."""
 
 
 def audit_tarocchi(events: Sequence[object]) -> tuple[TarocchiState, list[Problem]]:

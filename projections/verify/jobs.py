@@ -20,7 +20,9 @@ from domain.record.games import GameRules
 from projections.store.app import MatchStore
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache
-from projections.store.verify import Verdict, _linked, verify_stream
+from projections.verify.links import linked
+from projections.verify.streams import verify_stream
+from projections.verify.verdicts import Verdict
 
 RUNS_PER_JOB = 8
 """Runs of streams handed to each worker: enough for the bar to move and the load to even out."""
@@ -51,7 +53,7 @@ def verify_parallel(url: str, jobs: int, shown: Shown | None = None,
         work = [(s, heads.get(s)) for s in streams]
         with (shown or _unseen)(len(work)) as done:
             verdicts = _in_workers(url, parent.catalog, jobs, work, done)
-        return _linked(parent, verdicts)
+        return linked(parent, verdicts)
     finally:
         if own:
             parent.close()
@@ -63,7 +65,7 @@ def _in_workers(url: str, catalog: Mapping[str, GameRules], jobs: int,
     size = max(1, -(-len(work) // (jobs * RUNS_PER_JOB)))
     runs = [work[i:i + size] for i in range(0, len(work), size)]
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["projections.store.verify_jobs"])
+    context.set_forkserver_preload(["projections.verify.jobs"])
     results: list[list[Verdict]] = [[] for _ in runs]
     finished = 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_open,

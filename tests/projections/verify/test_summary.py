@@ -18,7 +18,8 @@ from domain.record.simulate import Table, next_command
 from domain.record.tournament import ScheduleMatch
 from domain.shuffle import Seed
 from projections.store.app import MatchStore
-from projections.store.verify import tally, verify_store
+from projections.verify.streams import verify_store
+from projections.verify.verdicts import tally
 from replay_web.cli_store import START, simulator
 from replay_web.cli_verify import render_summary
 from tests.projections.conftest import Backend

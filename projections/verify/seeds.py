@@ -1,6 +1,6 @@
 """`verbale verify` of a tournament's seeds (docs/shuffle.md, "Tournament seed commitment").
 
-The tournament's own events are re-decided with the rest of its stream (verify.py): the
+The tournament's own events are re-decided with the rest of its stream (rules.py): the
 commitment before any match is scheduled, each reveal against the root. This module adds what
 needs the matches: each scheduled match's MatchCreated (its first event, one key lookup) must come
 after the commitment, and in a revealed session commit to the match seed the session gives its

@@ -1,0 +1,189 @@
+"""The stored record of one stream, checked from its bytes up, before any rule: the versions run
+1..n without a gap; every event is canonical JSON of exactly the record's fields, agreeing with
+its row (stream, version, type and topic); the envelope (`recorded_by`) decodes and, once
+present, stays; a class_version 2 record holds its fields; the chain holds (each
+`previous_hash` is the SHA-256 of the event before it, GENESIS for the first); the stored head
+is the last event's hash; timestamps are UTC and never go back. Then each row is decoded
+through the store's mapper and upcasters (`decode_row`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+
+from domain.record.clock import ClockError, parse_stamp
+from domain.record.envelope import EnvelopeError, RecordedBy
+from domain.text import say
+from projections.store.app import MatchStore
+from projections.store.canonical import GENESIS, canonical_json, event_hash
+from projections.store.codec import CodecError, decode
+from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
+from projections.store.recorders import Head
+from projections.verify.verdicts import Problem, message_of
+
+RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
+               "version"}
+ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
+ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
+
+# A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
+# "not recorded", as in a version-1 record, but a record stripped of them.
+V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("outcome",),
+               "MatchEnded": ("settlement",)}
+
+
+def check_structure(stream: UUID, stored: Sequence[StoredEvent],
+                    head: Head | None) -> Iterable[Problem]:
+    previous_hash, previous_at = GENESIS, None
+    for position, row in enumerate(stored, start=1):
+        if row.originator_version != position:
+            yield Problem(position, "sequence", say(
+                "event {version} is missing: the next stored event is {found}",
+                version=position, found=row.originator_version))
+            break
+    enveloped: bool | None = None
+    for row in stored:
+        record, found = _record(stream, row)
+        if record is not None:
+            enveloped = _same_envelope(row.originator_version, record, enveloped, found)
+        yield from found
+        if record is not None:
+            if record.get("previous_hash") != previous_hash:
+                before = row.originator_version - 1
+                yield Problem(row.originator_version, "chain", say(
+                    "previous_hash is not the hash of event {before}: event {before} was "
+                    "changed, or one was removed, inserted or moved here", before=before)
+                    if before else say("the first event does not start from the genesis hash"))
+            at, clock = _timestamp(row.originator_version, record, previous_at)
+            yield from clock
+            previous_at = at or previous_at
+        previous_hash = event_hash(row.state)
+    yield from _check_head(stored, head, previous_hash)
+
+
+def _check_head(stored: Sequence[StoredEvent], head: Head | None,
+                last_hash: str) -> Iterable[Problem]:
+    last = stored[-1].originator_version if stored else 0
+    if head is None:
+        if stored:
+            yield Problem(last, "head", say("the stream has no stored head"))
+        return
+    if head[1] != last:
+        yield Problem(min(head[1], last) + 1, "head",
+                      say("the stored head is event {version}, the last stored event is "
+                          "{last}", version=head[1], last=last))
+    elif head[2] != last_hash:
+        yield Problem(last, "head",
+                      say("the stored head hash is not the hash of the last event"))
+
+
+def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list[Problem]]:
+    version = row.originator_version
+    try:
+        record = json.loads(row.state.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None, [Problem(version, "decode", say("the stored state is not JSON"))]
+    if not isinstance(record, dict) or set(record) - {ENVELOPE} != RECORD_KEYS:
+        return None, [Problem(version, "fields", say(
+            "the record does not have exactly the fields {fields} (and {envelope})",
+            fields=sorted(RECORD_KEYS), envelope=ENVELOPE))]
+    problems = envelope_problems(version, record) + _v2_fields(version, record)
+    if canonical_json(record, checked=False) != row.state:
+        problems.append(Problem(version, "canonical", say(
+            "the stored bytes are not the canonical JSON of their record")))
+    if record["stream"] != str(stream) or record["version"] != version:
+        problems.append(Problem(version, "identity", say(
+            "the record says stream {stream} event {version}", stream=record["stream"],
+            version=record["version"])))
+    if TOPIC_OF.get(record["type"]) != row.topic:
+        problems.append(Problem(version, "type", say(
+            "type {type!r} stored with topic {topic!r}", type=record["type"], topic=row.topic)))
+    return record, problems
+
+
+def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
+                   found: list[Problem]) -> bool:
+    """Once a stream's records carry the envelope, every later one does: a record without it
+    after one with it was stripped. (A match begun before the envelope existed and continued
+    since has records without it, then records with it.)"""
+    has = ENVELOPE in record
+    if enveloped and not has:
+        found.append(Problem(version, "envelope", say(
+            "this record has no recorded_by, although an earlier record of the stream has one")))
+    return bool(enveloped) or has
+
+
+def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
+    """The fields a class_version 2 (or later) record of its type holds that are null here."""
+    required = V2_REQUIRED.get(record["type"], ())
+    class_version = record["class_version"]
+    if not required or not isinstance(class_version, int) or class_version < 2 \
+            or not isinstance(record["data"], dict):
+        return []
+    missing = [name for name in required if record["data"].get(name) is None]
+    if not missing:
+        return []
+    return [Problem(version, "fields", say(
+        "a class_version {class_version} {type} holds {fields}: it is null here",
+        class_version=record["class_version"], type=record["type"],
+        fields=", ".join(missing)))]
+
+
+def envelope_problems(version: int, record: dict[str, Any]) -> list[Problem]:
+    if ENVELOPE not in record:
+        return []
+    try:
+        decode(RecordedBy, record[ENVELOPE], f"event {version} {ENVELOPE}")
+    except (CodecError, EnvelopeError) as error:
+        return [Problem(version, "envelope", message_of(error))]
+    return []
+
+
+def _timestamp(version: int, record: dict[str, Any],
+               previous: datetime | None) -> tuple[datetime | None, list[Problem]]:
+    try:
+        at = parse_stamp(record["timestamp"])
+    except ClockError as error:
+        return None, [Problem(version, "clock", message_of(error))]
+    if previous is not None and at < previous:
+        return at, [Problem(version, "clock", say("the timestamp goes back in time"))]
+    return at, []
+
+
+class Broken(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def decode_row(store: MatchStore, row: StoredEvent) -> tuple[object, datetime]:
+    try:
+        fact = cast(StoredFact, store.mapper.to_domain_event(row))
+        fact_class = FACT_NAMED[fact.type]
+        if fact.type != type(fact).__name__ or fact_class.class_version < 1:
+            raise ValueError(say("type {type} stored as {stored}", type=fact.type,
+                                 stored=type(fact).__name__))
+        return fact.to_domain(), parse_stamp(fact.timestamp)
+    except Exception as error:  # any decoding failure is a finding about this event
+        raise Broken(Problem(row.originator_version, "decode", message_of(error))) from None
+
+
+def kind_of(row: StoredEvent) -> str:
+    return row.topic.rpartition(":")[2]
+
+
+def category_of(row: StoredEvent) -> str:
+    return {"MatchCreated": "match", "TournamentCreated": "tournament",
+            "ArbiterKeyRegistered": "keys",
+            "TarocchiTournamentCreated": "tarocchi"}.get(kind_of(row), "?")
+
+
+def envelope_kind(row: StoredEvent) -> str | None:
+    envelope = json.loads(row.state).get(ENVELOPE)
+    return envelope.get("kind") if isinstance(envelope, dict) else None
