@@ -95,10 +95,8 @@ def all_crossings(root: Path) -> list[Crossing]:
             for crossing in crossings(module, path, modules, root)]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 24, 5: left to the helpers who own these files: "
-                   "projections/store/verify_jobs.py (verify._linked), "
-                   "domain/record/plays_run.py and domain/record/audit_runs.py (match._with, "
-                   "audit._guarded_step, _in_progress, _Stop), being moved or removed")
+@pytest.mark.xfail(strict=False, reason="issue 24, 5: left to the helper who owns "
+                   "domain/record/plays_run.py (match._with), which is being removed")
 def test_no_private_name_is_used_across_modules() -> None:
     found = all_crossings(ROOT)
     assert not found, "private names used across modules:\n" + "\n".join(map(str, found))
