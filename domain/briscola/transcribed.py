@@ -10,8 +10,6 @@ out of order has no reading in 004 to fold.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from domain.briscola.engine import events_of_play
 from domain.briscola.state import HAND_SIZE, BriscolaState, dealt_state, play, trick_complete
 from domain.cards import UNKNOWN, Card
@@ -90,39 +88,26 @@ def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card,
         "{card} is not in seat {seat}'s hand as transcribed", card=card.code, seat=seat + 1)),))
 
 
+Played = tuple[tuple[PlayEvent, ...], PlayCheck, BriscolaState, BriscolaState]
+"""A play's events, what they leave open (nothing), the state right after its CardPlayed and
+the state after all its events (the end of a smazzata not folded: its outcome is the
+record's)."""
+
+
 def play_events(state: BriscolaState, seat: int, card: Card,
-                capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+                capture: tuple[Card, ...]) -> Played:
+    from domain.briscola.engine import evolve
+
     probe = _reveal_play(state, seat, card)
-    return events_of_play(probe, card, play(probe, card)), PlayCheck()
+    after = play(probe, card)
+    events = events_of_play(probe, card, after)
+    played = after if after.table else trick_complete(probe, card, after)   # evolve's fold
+    folded = played
+    for event in events[1:]:
+        if isinstance(event, SmazzataEnded):
+            break
+        folded = evolve(folded, event)
+    return events, _NOTHING_LEFT_OPEN, played, folded
 
 
-class Advanced(NamedTuple):
-    """A play taken by `advance`: its events, the state right after the CardPlayed (with the
-    trick it completes still on the table: state.trick_complete), and the state after all of
-    them."""
-
-    events: tuple[PlayEvent, ...]
-    played: BriscolaState
-    after: BriscolaState
-
-
-def advance(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ...],
-            matta_value: int | None) -> Advanced | None:
-    """`check_play`, `play_events` and `fold` of their events at once, for the common play: the
-    seat to move plays a card of its hand and the smazzata goes on. None for any other play,
-    which the caller then takes the slow way (which says why)."""
-    if state.turn is None or seat != state.turn or capture or matta_value is not None \
-            or card is UNKNOWN:
-        return None
-    if card not in state.hands[seat]:
-        # A card nobody saw before: an unseen card of the hand, if it is nowhere else.
-        others = [h for s, h in enumerate(state.hands) if s != seat]
-        if UNKNOWN not in state.hands[seat] or any(
-                card in place for place in (*others, state.stock, state.table, *state.taken)):
-            return None
-        state = _reveal_play(state, seat, card)
-    after = play(state, card)
-    events = events_of_play(state, card, after)
-    if isinstance(events[-1], SmazzataEnded):
-        return None   # the smazzata ends: its outcome is the record's to add
-    return Advanced(events, after if after.table else trick_complete(state, card, after), after)
+_NOTHING_LEFT_OPEN = PlayCheck()

@@ -12,14 +12,11 @@ rules refuse are folded as they happened: out of turn, the next seat after the p
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from domain.building import builder
 from domain.cards import MATTA, UNKNOWN, Card
 from domain.cirulla.accusi import DEALER_KINDS, best_accuso, dealer_accuso, player_accusi
-from domain.cirulla.captures import card_captures, legal_plays, plays_for_hand
+from domain.cirulla.captures import card_captures, legal_plays
 from domain.cirulla.dealing import next_hands, redeal_reason
-from domain.cirulla.engine import apply_play, auto_accuso, end_event, evolve, is_scopa
+from domain.cirulla.engine import apply_play, auto_accuso, end_event, evolve
 from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
 from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, taken
 from domain.events import (
@@ -28,7 +25,6 @@ from domain.events import (
     HandDealt,
     PlayEvent,
     SmazzataDealt,
-    SmazzataEnded,
 )
 from domain.game import RuleViolation
 from domain.seating import Seating
@@ -121,8 +117,11 @@ def reveal_play(state: CirullaState, seat: int, card: Card) -> CirullaState:
     """`seat` plays `card` now, whoever was to move: its hand holds the card (an unknown slot
     taken to be it; a hand written without it loses its first card in its place)."""
     hand = state.hands[seat]
-    if card not in hand:
-        hand = reveal(hand, (card,)) or (card, *hand[1:])
+    if card in hand:
+        if seat == state.to_move:
+            return state   # nothing to reveal, nobody out of turn: most plays
+        return state._replace(to_move=seat)
+    hand = reveal(hand, (card,)) or (card, *hand[1:])
     hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
     return state._replace(hands=hands, to_move=seat)
 
@@ -157,13 +156,15 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
             "{card} is not in seat {seat}'s hand as transcribed ({hand})", card=card.code,
             seat=seat + 1, hand=" ".join(c.code for c in hand))))
     probe = reveal_play(state, seat, card)
-    check = _capture_check(probe, card, tuple(sorted(capture))) + _undeclared(state, seat)
+    check = _capture_check(probe, card, _sorted(capture))
+    if state.ruleset.accuso is _OBBLIGATORIO:
+        check = check + _undeclared(state, seat)
     if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
         worth = probe.value_of(MATTA)
         broken.append(Broken("C14 matta", MATTA_VALUE,
                              say("the matta is worth {value}, not {given}", value=worth,
                                  given=matta_value)))
-    return PlayCheck(tuple(broken)) + check
+    return PlayCheck(tuple(broken)) + check if broken else check
 
 
 def _undeclared(state: CirullaState, seat: int) -> PlayCheck:
@@ -200,18 +201,27 @@ def _check_possible(state: CirullaState, seat: int, card: Card,
         raise RuleViolation("carta giocata", say("a played card is seen by everyone: name it"))
     if card not in state.hands[seat]:
         not_elsewhere(card, say("played by seat {seat}", seat=seat + 1), _elsewhere(state, seat))
-    off = [c.code for c in capture if c not in state.table]
+    table = state.table
+    off = [c.code for c in capture if c not in table] if capture else None
     if off:
         raise RuleViolation("prese", say("{card} captures {cards}, not on the table",
                                          card=card.code, cards=" ".join(off)))
 
 
+def _sorted(capture: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A capture in deck order, as CardPlayed lists it (none or one card: as it is)."""
+    return capture if len(capture) < 2 and type(capture) is tuple else tuple(sorted(capture))
+
+
 def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) -> PlayCheck:
     hand = probe.hands[probe.to_move]
-    whole_hand = probe.ruleset.presa_obbligata is PresaObbligata.MANO
+    whole_hand = probe.ruleset.presa_obbligata is _PRESA_MANO
     unseen = whole_hand and UNKNOWN in hand
-    plays = legal_plays(probe) if whole_hand and not unseen else plays_for_hand((card,), probe)
-    mine = [taken(p) for p in plays if p[0] is card]
+    if whole_hand and not unseen:
+        mine = [taken(p) for p in legal_plays(probe) if p[0] is card]
+    else:   # the card's own plays: its captures, else its discard
+        mine = [c if len(c) < 2 else tuple(sorted(c)) for c in card_captures(probe, card)] \
+            or [()]
     if wanted in mine:
         if unseen and not wanted:
             return PlayCheck(unverifiable=(say(
@@ -248,28 +258,46 @@ def _joined(plays: list[str]) -> str:
     return say("{first}; {rest}", first=plays[0], rest=_joined(plays[1:]))
 
 
-def play_events(state: CirullaState, seat: int, card: Card,
-                capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]:
+Played = tuple[tuple[PlayEvent, ...], PlayCheck, CirullaState, CirullaState]
+"""A play's events, what the unseen cards leave open, the state right after its CardPlayed
+(what a cappotto is judged on) and the state after all its events (each folded as `fold`
+folds it)."""
+
+
+def play_events(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...]) -> Played:
     """The play as it happened and what follows from it by itself (a new hand, the end, the
-    automatic accuso of a seen hand), and what the unseen cards leave open."""
+    automatic accuso of a seen hand), what the unseen cards leave open, and the states it
+    leads to: the play folded once, as it is decided."""
     probe = reveal_play(state, seat, card)
-    wanted = tuple(sorted(capture))
+    wanted = _sorted(capture)
+    table = probe.table
     played = CardPlayed(seat=seat, card=card, capture=wanted,
                         matta_value=probe.matta_value if card is MATTA else None,
-                        scopa=is_scopa(probe, wanted))
-    after = evolve(probe, played)
-    events: list[PlayEvent] = [played]
-    if not any(after.hands):
-        if not after.stock:
-            return (played, end_event(after)), PlayCheck()
+                        scopa=bool(wanted) and len(wanted) == len(table)
+                        and probe.plays != _LAST_PLAY)   # engine.is_scopa
+    after = apply_play(probe, card, wanted)   # engine.evolve of a CardPlayed
+    if any(after.hands):
+        mover = after.to_move
+        hand = after.hands[mover]
+        if len(hand) != HAND_SIZE or after.declared[mover]:
+            return (played,), _NOTHING_LEFT_OPEN, after, after   # most plays
+        events: list[PlayEvent] = [played]
+        folded = after
+    elif not after.stock:
+        return (played, end_event(after)), _NOTHING_LEFT_OPEN, after, after
+    else:
         hands, _ = next_hands(after.stock, after.seating, after.dealer)
-        events.append(HandDealt(hands=hands))
-        after = evolve(after, events[-1])
-    mover = after.to_move
-    if len(after.hands[mover]) != HAND_SIZE or after.declared[mover]:
-        return tuple(events), PlayCheck()
-    accuso, check = _automatic(after.ruleset, mover, after.hands[mover])
-    return (*events, *accuso), check
+        events = [played, HandDealt(hands=hands)]
+        folded = evolve(after, events[-1])
+        mover = folded.to_move
+        hand = folded.hands[mover]
+        if len(hand) != HAND_SIZE or folded.declared[mover]:
+            return tuple(events), _NOTHING_LEFT_OPEN, after, folded
+    accusi, check = _automatic(folded.ruleset, mover, hand)
+    for accuso in accusi:
+        events.append(accuso)
+        folded = fold(folded, accuso)
+    return tuple(events), check, after, folded
 
 
 def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, ...],
@@ -307,111 +335,9 @@ def accuso_event(state: CirullaState, seat: int, kind: str, cards: tuple[Card, .
                           matta_value=option.matta_value)
 
 
-class Advanced(NamedTuple):
-    """A play taken by `advance`: its events, the state right after the CardPlayed (what a
-    cappotto is judged on), and the state after all of them."""
-
-    events: tuple[PlayEvent, ...]
-    played: CirullaState
-    after: CirullaState
-
-
-def advance(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
-            matta_value: int | None) -> Advanced | None:
-    """`check_play`, `play_events` and `fold` of their events at once, for the common play: the
-    seat to move plays a card of its hand as the rules allow, nothing is left unverifiable and
-    the smazzata goes on. None for any other play, which the caller then takes the slow way
-    (which says why). A hand record is mostly such plays: this reads the position once where
-    the three read it five times (docs/benchmarks.md, issue 12)."""
-    taken_play = _played(state, seat, card, capture, matta_value)
-    return None if taken_play is None else _after_play(*taken_play)
-
-
-def last_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
-              matta_value: int | None) -> tuple[tuple[CardPlayed, SmazzataEnded],
-                                                CirullaState] | None:
-    """The smazzata's last play, taken as `advance` takes a common one: its CardPlayed and the
-    SmazzataEnded that follows (what `play_events` gives), and the game right after the play
-    (the SmazzataEnded not folded: its outcome is the record's to add). None for any other
-    play, or one `advance` would not take."""
-    taken_play = _played(state, seat, card, capture, matta_value)
-    if taken_play is None:
-        return None
-    played, after = taken_play
-    if any(after.hands) or after.stock:
-        return None
-    return (played, end_event(after)), after
-
-
-def _played(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
-            matta_value: int | None) -> tuple[CardPlayed, CirullaState] | None:
-    """`advance`'s play: its CardPlayed and the state right after it, or None."""
-    if not state.dealt or state.finished or seat != state.to_move or card is UNKNOWN:
-        return None
-    if state.ruleset.accuso is _OBBLIGATORIO and _may_knock(state, seat):
-        return None   # C8 accuso obbligatorio: `check_play` says whether it was declared
-    if card not in state.hands[seat]:
-        # A card nobody saw before: an unseen card of the hand, if it is nowhere else.
-        if UNKNOWN not in state.hands[seat] \
-                or any(card in place for place in _elsewhere(state, seat)):
-            return None
-        state = reveal_play(state, seat, card)
-    table = state.table
-    for taken_card in capture:
-        if taken_card not in table:
-            return None
-    if card is MATTA and matta_value is not None and matta_value != state.value_of(MATTA):
-        return None
-    wanted = tuple(sorted(capture)) if len(capture) > 1 else capture
-    if state.ruleset.presa_obbligata is _PRESA_MANO:
-        if UNKNOWN in state.hands[seat]:
-            return None
-        if not any(p[0] is card and taken(p) == wanted for p in legal_plays(state)):
-            return None
-    else:
-        captures = card_captures(state, card)
-        if not (wanted in [tuple(sorted(c)) for c in captures] if captures else not wanted):
-            return None
-    # engine.evolve of a CardPlayed is apply_play; is_scopa's test, on the table read above.
-    played = _card_played(seat, card, wanted, state.matta_value if card is MATTA else None,
-                          bool(wanted) and len(wanted) == len(table)
-                          and state.plays != _LAST_PLAY)   # not state.is_last_play
-    return played, apply_play(state, card, wanted)
-
-
-_card_played = builder(CardPlayed)   # CardPlayed(...), at half the cost (domain/building.py)
-_advanced = tuple.__new__   # Advanced(...) without its Python-level __new__, as its _make does
 _LAST_PLAY = PLAYS_PER_SMAZZATA - 1
 # Looked up once: an enum member read off its class goes through the enum's metaclass.
 _PRESA_MANO = PresaObbligata.MANO
 _AUTOMATICO = Accuso.AUTOMATICO
 _OBBLIGATORIO = Accuso.OBBLIGATORIO
 _NOTHING_LEFT_OPEN = PlayCheck()
-
-
-def _after_play(played: CardPlayed, state: CirullaState) -> Advanced | None:
-    """What follows the play by itself, as `play_events` gives it, folded as `fold` folds it."""
-    mover = state.to_move
-    if any(state.hands):
-        hand = state.hands[mover]
-        if len(hand) != HAND_SIZE or state.declared[mover]:
-            return _advanced(Advanced, ((played,), state, state))   # most plays: nothing follows
-        events: list[PlayEvent] = [played]
-        after = state
-    else:
-        if not state.stock:
-            return None   # the smazzata ends: its outcome is the record's to add
-        hands, _ = next_hands(state.stock, state.seating, state.dealer)
-        events = [played, HandDealt(hands=hands)]
-        after = evolve(state, events[-1])
-        mover = after.to_move
-        hand = after.hands[mover]
-        if len(hand) != HAND_SIZE or after.declared[mover]:
-            return Advanced(tuple(events), state, after)
-    accusi, check = _automatic(after.ruleset, mover, hand)
-    if check.unverifiable:
-        return None
-    for accuso in accusi:
-        events.append(accuso)
-        after = fold(after, accuso)
-    return Advanced(tuple(events), state, after)

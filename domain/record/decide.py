@@ -83,6 +83,10 @@ def decide_folded(state: MatchState, command: MatchCommand,
 def _checked(state: MatchState, command: MatchCommand,
              at: datetime) -> tuple[Decided, MatchState | None]:
     _check_clock(state, at)
+    if type(command) is PlayCard and state.phase is Phase.PLAY and state.transcribed:
+        # Most commands of a transcribed record: decided and folded at once (none of the
+        # checks below refuses a play in play).
+        return transcribed.play(state, command, at)
     if isinstance(command, CreateMatch):
         return Decided((_create(state, command),)), None
     if state.phase is Phase.NEW:
@@ -100,6 +104,9 @@ def _checked(state: MatchState, command: MatchCommand,
             return Decided((seeds.reveal_after_cappotto(state, command),)), None
         raise RecordRefused("phase", say("the match is over: only an arbiter's ruling may "
                                          "follow"))
+    if isinstance(command, RecordIrregularPlay) \
+            or (isinstance(command, PlayCard) and state.transcribed):
+        return transcribed.play(state, command, at)
     decided = _decided(state, command, at)
     # Decided built directly: dataclasses.replace's field introspection, once per play, showed
     # in the notation benchmark's profile (docs/benchmarks.md, issue 12).
@@ -108,10 +115,10 @@ def _checked(state: MatchState, command: MatchCommand,
 
 
 def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
-    if isinstance(command, RecordIrregularPlay | TranscribeDeal | TranscribeAccuso):
+    if isinstance(command, TranscribeDeal | TranscribeAccuso):
         return _transcription(state, command)
     if isinstance(command, PlayCard | DeclareAccuso):
-        if state.transcribed:
+        if state.transcribed:   # a DeclareAccuso: the plays are decided by `_checked`
             return _transcription(state, command)
         return Decided(_play(state, command))
     if isinstance(command, CommitSeed):
@@ -130,13 +137,14 @@ def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
                                        command=type(command).__name__))
 
 
-def _transcription(state: MatchState, command: RecordIrregularPlay | TranscribeDeal
-                   | TranscribeAccuso | PlayCard | DeclareAccuso) -> Decided:
+def _transcription(state: MatchState, command: TranscribeDeal | TranscribeAccuso | PlayCard
+                   | DeclareAccuso) -> Decided:
     if isinstance(command, TranscribeDeal):
         return transcribed.deal(state, command)
     if isinstance(command, TranscribeAccuso | DeclareAccuso):
         return transcribed.accuso(state, command)
-    return transcribed.play(state, command)
+    raise RecordRefused("command", say("{command} is decided with its fold",
+                                       command=type(command).__name__))
 
 
 def _check_clock(state: MatchState, at: datetime) -> None:

@@ -11,8 +11,9 @@ plays are legal or not recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from domain.events import DealAnnulled, PlayEvent, SmazzataDealt
+from domain.events import DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard
 from domain.record.commands import (
     DealLayout,
@@ -21,7 +22,8 @@ from domain.record.commands import (
     TranscribeDeal,
 )
 from domain.record.events import IrregularityNoted
-from domain.record.match import MatchEvent, MatchState, Phase
+from domain.record.match import MatchEvent, MatchState, Phase, evolve, thought, with_changes
+from domain.record.outcomes import outcomes_folded
 from domain.record.refusal import RecordRefused, need
 from domain.record.transcription import Transcriber, transcriber
 from domain.text import Said, say
@@ -104,7 +106,12 @@ def accuso(state: MatchState, command: TranscribeAccuso | DeclareAccuso) -> Deci
                                        command.matta_value),))
 
 
-def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
+def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
+         at: datetime) -> tuple[Decided, MatchState]:
+    """A transcribed play decided and folded at once: the game's step gives the state its
+    events lead to, so the match state is built once (the play and what follows by itself);
+    the end of a smazzata, a cappotto that cuts it short and an irregularity are folded by the
+    record's own `outcomes_folded` and `evolve`, event by event."""
     rules = _transcribed(state, IRREGULAR_PLAY)
     need(state, Phase.PLAY, PLAY_A_CARD)
     irregular = isinstance(command, RecordIrregularPlay)
@@ -115,12 +122,38 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay) -> Decided:
         raise RecordRefused(first.rule, say("{message}; a play the table accepted is recorded "
                                             "as an irregularity, noted by whoever noted it",
                                             message=first.message))
-    events, follow = rules.play_events(state.game, move.seat, move.card, move.capture)
+    events: tuple[MatchEvent, ...]
+    events, follow, played, after = rules.play_events(state.game, move.seat, move.card,
+                                                      move.capture)
     notes = (*check.unverifiable, *follow.unverifiable)
-    if not isinstance(command, RecordIrregularPlay):
-        return Decided(events, notes)
-    noted = _noted(state, command, check)
-    return Decided((events[0], *noted, *events[1:]), notes)
+    kept = 1
+    if isinstance(command, RecordIrregularPlay):
+        noted = _noted(state, command, check)
+        events, kept = (events[0], *noted, *events[1:]), 1 + len(noted)
+    setup = state.setup
+    if move.capture and setup is not None and not _ends(events):
+        # C11: a play completing a cappotto may end the smazzata there (outcomes.cut_short),
+        # judged on the game right after the play.
+        ended = setup.cut_short(played)
+        if ended is not None:
+            events = (*events[:kept], ended)
+    if kept > 1 or _ends(events):
+        completed, folded = outcomes_folded(state, events, at)
+        if folded is None:   # irregularities noted: each event folded by the record
+            folded = state
+            for event in completed:
+                folded = evolve(folded, event, at)
+        return Decided(completed, notes), folded
+    bank, seen = thought(state, move.seat, at)
+    return Decided(events, notes), with_changes(state, game=after, phase=Phase.PLAY,
+                                                version=state.version + len(events),
+                                                last_at=at, bank_used_ms=bank,
+                                                last_action=seen)
+
+
+def _ends(events: tuple[MatchEvent, ...]) -> bool:
+    """A play's events end the smazzata: its SmazzataEnded comes last."""
+    return isinstance(events[-1], SmazzataEnded)
 
 
 def _noted(state: MatchState, command: RecordIrregularPlay,

@@ -140,9 +140,6 @@ def with_changes(state: MatchState, **changes: Any) -> MatchState:
     return _build(*values)
 
 
-_with = with_changes   # the name domain/record/plays_run.py and audit_runs.py still import
-
-
 def initial(catalog: Mapping[str, GameRules]) -> MatchState:
     return MatchState(catalog=catalog)
 
@@ -213,20 +210,22 @@ def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
                              version=version, last_at=at)
         return ended if state.commitment is not None else _next_smazzata(ended)
     if isinstance(event, CardPlayed):
-        bank, seen = _thought(state, event.seat, at)
+        bank, seen = thought(state, event.seat, at)
         return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
                             bank_used_ms=bank, last_action=seen)
     return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
 
 
-def _thought(state: MatchState, seat: int,
-             at: datetime) -> tuple[tuple[int, ...], tuple[datetime | None, ...]]:
+def thought(state: MatchState, seat: int,
+            at: datetime) -> tuple[tuple[int, ...], tuple[datetime | None, ...]]:
     """A play spends the seat's thinking time: from the previous event to this one."""
     since = state.last_at
     spent = millis(at - since) if since is not None else 0
-    bank = tuple(u + spent if s == seat else u for s, u in enumerate(state.bank_used_ms))
-    seen = tuple(at if s == seat else t for s, t in enumerate(state.last_action))
-    return bank, seen
+    bank, seen = list(state.bank_used_ms), list(state.last_action)
+    if 0 <= seat < len(bank):   # a list's item set costs less than a tuple built by a loop
+        bank[seat] += spent
+        seen[seat] = at
+    return tuple(bank), tuple(seen)
 
 
 def _revealed(state: MatchState, event: SeedRevealed) -> dict[str, Any]:

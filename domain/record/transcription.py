@@ -9,32 +9,16 @@ how an event that reveals cards is folded, and how far a play can be checked
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 from domain.briscola import transcribed as briscola
 from domain.cards import Card
 from domain.cirulla import transcribed as cirulla
-from domain.cirulla.plain_run import PlainMove, plain_plays
-from domain.events import AccusoDeclared, CardPlayed, PlayEvent, SmazzataDealt
+from domain.events import AccusoDeclared, PlayEvent, SmazzataDealt
 from domain.game import RuleViolation
 from domain.seating import Seating
 from domain.text import say
 from domain.transcript import PlayCheck
-
-
-class Advanced(Protocol):
-    """A play a game's `advance` took: its events, the game right after the CardPlayed, and
-    after all of them."""
-
-    @property
-    def events(self) -> tuple[PlayEvent, ...]: ...
-
-    @property
-    def played(self) -> Any: ...
-
-    @property
-    def after(self) -> Any: ...
 
 
 class Transcriber(Protocol):
@@ -53,26 +37,15 @@ class Transcriber(Protocol):
                    matta_value: int | None) -> PlayCheck: ...
 
     def play_events(self, game: Any, seat: int, card: Card,
-                    capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck]: ...
+                    capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck, Any,
+                                                        Any]:
+        """A checked play's events, what the unseen cards leave open, the game right after its
+        CardPlayed and the game after all its events (each as `fold` folds it; a SmazzataEnded
+        not folded)."""
+        ...
 
     def accuso_event(self, game: Any, seat: int, kind: str, cards: tuple[Card, ...],
                      matta_value: int | None) -> AccusoDeclared: ...
-
-    def advance(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
-                matta_value: int | None) -> Advanced | None: ...
-
-    def last_play(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
-                  matta_value: int | None) -> tuple[tuple[PlayEvent, ...], Any] | None:
-        """The smazzata's last play as `advance` would take it: its events, ending with the
-        game's SmazzataEnded, and the game after those before it; None: the slow way."""
-        ...
-
-    def plain_plays(self, game: Any, moves: Sequence[PlainMove],
-                    start: int) -> tuple[Sequence[CardPlayed], Any]:
-        """The plays of `moves` from `start` on that `advance` would take with their
-        CardPlayed as their only event, as far as the game takes them at once, and the game
-        after them (none: the game as it was)."""
-        ...
 
 
 class _Cirulla:
@@ -83,26 +56,12 @@ class _Cirulla:
     check_play = staticmethod(cirulla.check_play)
     play_events = staticmethod(cirulla.play_events)
     accuso_event = staticmethod(cirulla.accuso_event)
-    advance = staticmethod(cirulla.advance)
-    last_play = staticmethod(cirulla.last_play)
-    plain_plays = staticmethod(plain_plays)
 
 
 class _Briscola:
     fold = staticmethod(briscola.fold)
     check_play = staticmethod(briscola.check_play)
     play_events = staticmethod(briscola.play_events)
-    advance = staticmethod(briscola.advance)
-
-    @staticmethod
-    def last_play(game: Any, seat: int, card: Card, capture: tuple[Card, ...],
-                  matta_value: int | None) -> tuple[tuple[PlayEvent, ...], Any] | None:
-        return None   # the last trick is taken the slow way
-
-    @staticmethod
-    def plain_plays(game: Any, moves: Sequence[PlainMove],
-                    start: int) -> tuple[Sequence[CardPlayed], Any]:
-        return (), game   # each play taken by `advance`
 
     @staticmethod
     def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, cast
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -31,7 +31,6 @@ from importers.notation.model import (
     WrittenLayout,
     WrittenPlay,
 )
-from importers.notation.plays_simple import plain_plays
 
 CLAIM_CATEGORIES = {
     "cirulla": ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
@@ -184,35 +183,32 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
         text = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
     line, column = token.line or 1, token.column or 1
     if "\n" in text.rstrip():   # a comment spans lines: a play's line may be a later one
-        return [_play_of(found, _pos_in(text, found.start(), line, column))
+        return [full_play(found, _pos_in(text, found.start(), line, column))
                 for found in PLAY_RE.finditer(text)]
-    plain = plain_plays(text, line, column)
-    if plain is not None:
-        return cast(list[WrittenPlay | Problem], plain)   # plays only, never a problem
     plays: list[WrittenPlay | Problem] = []
     append = plays.append
-    cards = _CARDS
     for found in PLAY_RE.finditer(text):
-        seat, code = found.group(1, 2)
-        if found.lastindex == 2 and seat is None:  # the common case: a card alone
-            card = cards.get(code)
-            append(_new_play(read_card(code) if card is None else card, None, (), None, False,
-                             None, _new_pos(line, column + found.start())))
+        seat, card, capture, matta, scopa, marker = found.groups()
+        if seat is None and matta is None and marker is None:   # as the writer writes plays
+            append(_new_play(read_card(card), None,
+                             () if capture is None else _captured(capture), None,
+                             scopa is not None, None, _new_pos(line, column + found.start())))
         else:
             append(full_play(found, _new_pos(line, column + found.start())))
     return plays
+
+
+def _captured(text: str) -> tuple[Card, ...]:
+    """The cards a play takes, `+` between them (spaces and tabs around it allowed)."""
+    if " " in text or "\t" in text:
+        return tuple(map(read_card, _PLUS.split(text)))
+    return tuple(map(read_card, text.split("+")))
 
 
 def _pos_in(text: str, start: int, line: int, column: int) -> Pos:
     if "\n" in text[:start]:  # after a comment that spans lines
         return _new_pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
     return _new_pos(line, column + start)
-
-
-def _play_of(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
-    if found.lastindex == 2 and found.group(1) is None:
-        return _new_play(read_card(found.group(2)), None, (), None, False, None, pos)
-    return full_play(found, pos)
 
 
 def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
@@ -224,7 +220,7 @@ def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
                            markers=", ".join("!" + m for m in IRREGULARITY_MARKERS)))
     return _new_play(
         read_card(card), None if seat is None else number(seat) - 1,
-        () if capture is None else tuple(map(read_card, _PLUS.split(capture))),
+        () if capture is None else _captured(capture),
         None if matta is None else number(matta), scopa is not None, marker, pos)
 
 

@@ -40,7 +40,6 @@ from domain.record.commands import (
 from domain.record.decide import Decided
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchEvent, Phase
-from domain.record.plays_run import WrittenMove, decide_plays
 from domain.shuffle import Seed, SeedError
 from domain.text import said_of, say
 from importers.notation import setup
@@ -137,15 +136,9 @@ class _Replay(IncidentReplay):
                                                expected=self.state.smazzata + 1), smazzata.pos)
         self.closing = smazzata
         self.deal(smazzata)
-        moves = smazzata.moves
-        index = 0
-        while index < len(moves):
-            index += self.plays_run(moves, index)
-            if index < len(moves):
-                self.move(moves[index])
-                index += 1
+        for move in smazzata.moves:
+            self.move(move)
         self.close(smazzata)
-
 
     def deal(self, smazzata: WrittenSmazzata) -> None:
         self.seed = None
@@ -186,7 +179,7 @@ class _Replay(IncidentReplay):
 
     def seeded_at_once(self, smazzata: WrittenSmazzata, seed: Seed) -> bool:
         """`seeded_slowly`, with the deal derived once (tests/importers/notation/
-        test_replay_runs.py compares the two)."""
+        test_replay_seeds.py compares the two)."""
         commit, deal = CommitSeed(seed.commitment()), DealSmazzata(seed)
         commit_at, deal_at = self.at + ONE_STEP, self.at + 2 * ONE_STEP
         committed = self.tried(self.state, commit, commit_at)
@@ -223,41 +216,6 @@ class _Replay(IncidentReplay):
             raise self.stop(pos)
         self.seed = seed
         return True
-
-    def plays_run(self, moves: tuple[Move, ...], start: int) -> int:
-        """The plays from `start` on that the rules accept as written, decided as one run
-        (domain.record.plays_run): how many it took. What it leaves, `move` decides alone."""
-        plays: list[WrittenPlay] = []
-        written: list[WrittenMove] = []
-        for move in moves[start:]:
-            if type(move) is not WrittenPlay or move.irregular is not None:
-                break
-            plays.append(move)
-            capture = move.capture   # as `play` sorts it; none or one card is sorted already
-            written.append((move.seat, move.card, capture if len(capture) < 2
-                            and type(capture) is tuple else tuple(sorted(capture)),
-                            move.matta_value))
-        if not plays:
-            return 0
-        run = decide_plays(self.state, written, self.at + ONE_STEP, ONE_STEP)
-        if not run.taken:
-            return 0
-        recorded, actions, at = self.recorded, self.actions, self.at
-        extend, append = recorded.extend, actions.append
-        line, envelope = self.last_envelope
-        for play, (command, events) in zip(plays, run.taken, strict=False):
-            at += ONE_STEP
-            extend(events)
-            pos = play.pos
-            if envelope is None or pos.line != line:
-                envelope = self.envelope(pos)
-                line = pos.line
-            append((command, at, envelope))
-            played = events[0]
-            if type(played) is not CardPlayed or played.scopa != play.scopa:
-                self.scopa_mark(play, events)
-        self.state, self.at = run.state, at
-        return len(run.taken)
 
     def move(self, move: Move) -> None:
         if isinstance(move, WrittenPlay):
@@ -321,7 +279,11 @@ class _Replay(IncidentReplay):
 
     def judged(self, play: WrittenPlay, decided: Decided, internal: bool) -> None:
         """The findings of an accepted play: the irregularities noted, the scopa marks."""
-        noted = [e for e in decided.events if isinstance(e, IrregularityNoted)]
+        events = decided.events
+        if len(events) == 1 or not any(isinstance(e, IrregularityNoted) for e in events):
+            self.scopa_mark(play, events)   # most plays: nothing noted
+            return
+        noted = [e for e in events if isinstance(e, IrregularityNoted)]
         if not internal:
             for fact in noted:
                 self.find("finding", say("irregularity: {rule}", rule=fact.rule),
@@ -336,7 +298,8 @@ class _Replay(IncidentReplay):
 
     def scopa_mark(self, play: WrittenPlay, events: tuple[MatchEvent, ...]) -> None:
         """A scopa made and not marked #, or marked and not made."""
-        played = next((e for e in events if isinstance(e, CardPlayed)), None)
+        played = events[0] if events and isinstance(events[0], CardPlayed) \
+            else next((e for e in events if isinstance(e, CardPlayed)), None)
         if played is not None and played.scopa != play.scopa:
             message = (say("{card} makes a scopa, not marked #", card=play.card.code)
                        if played.scopa else
