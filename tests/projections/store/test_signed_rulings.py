@@ -1,5 +1,6 @@
 """Signed rulings (issue 13; docs/events.md RulingRecorded, docs/audit-log.md "Signed rulings").
 
+from dataclasses import replace
 "a ruling event carries the arbiter's signature over its canonical content and the head it
 extends, and `verify` checks it against the registered keys, so a ruling nobody signed is a
 failure even when its chain is intact". The attack of the issue: "a ruling plus a new
@@ -38,7 +39,6 @@ from projections.store.signatures import (
 from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, arbiter_signer, play_into
-from tests.replacing import replace
 from tests.verbale_cli import run
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

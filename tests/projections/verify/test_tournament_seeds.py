@@ -2,6 +2,7 @@
 session is revealed verifies; a match whose seed its revealed session does not give, a match
 created before the commitment and a forged reveal are each a finding naming what is wrong."""
 
+from dataclasses import replace
 from __future__ import annotations
 
 from datetime import timedelta
@@ -16,7 +17,6 @@ from projections.store.app import MatchStore, stored_stream
 from projections.verify.streams import verify_store
 from projections.verify.verdicts import Verdict
 from tests.projections.store.recording import BY, START, toy_setup
-from tests.replacing import replace
 
 PUBLIC = "drand quicknet 4242: 9f3c"
 
