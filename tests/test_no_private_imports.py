@@ -11,8 +11,6 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).parents[1]
 PACKAGES = ("domain", "projections", "importers", "replay_web")
 
@@ -95,8 +93,6 @@ def all_crossings(root: Path) -> list[Crossing]:
             for crossing in crossings(module, path, modules, root)]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 24, 5: left to the helper who owns "
-                   "domain/record/plays_run.py (match._with), which is being removed")
 def test_no_private_name_is_used_across_modules() -> None:
     found = all_crossings(ROOT)
     assert not found, "private names used across modules:\n" + "\n".join(map(str, found))
