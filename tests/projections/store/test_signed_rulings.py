@@ -1,6 +1,5 @@
 """Signed rulings (issue 13; docs/events.md RulingRecorded, docs/audit-log.md "Signed rulings").
 
-from dataclasses import replace
 "a ruling event carries the arbiter's signature over its canonical content and the head it
 extends, and `verify` checks it against the registered keys, so a ruling nobody signed is a
 failure even when its chain is intact". The attack of the issue: "a ruling plus a new
@@ -11,6 +10,7 @@ signature". On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import cast

@@ -2,9 +2,9 @@
 session is revealed verifies; a match whose seed its revealed session does not give, a match
 created before the commitment and a forged reveal are each a finding naming what is wrong."""
 
-from dataclasses import replace
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID, uuid4
 
