@@ -66,7 +66,10 @@ def signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
 
 
 def audited(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime]]) -> Verdict:
+    """The verdict of the rules on a stream whose record is sound."""
     first = decoded[0][0]
+    if isinstance(first, MatchCreated):
+        return _audited_match(store, stream, first, decoded)
     if isinstance(first, TournamentCreated):
         problems = _audit_tournament([e for e, _ in decoded])
         if not problems:
@@ -85,11 +88,15 @@ def audited(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetim
                        tuple(Problem(version, "keys", message)
                              for version, message in audit_keys(stream, decoded)),
                        category="keys")
-    if not isinstance(first, MatchCreated):
-        return Verdict(stream, "?", len(decoded),
-                       (Problem(1, "order", say(
-                           "a stream starts with MatchCreated or TournamentCreated, not {type}",
-                           type=type(first).__name__)),))
+    return Verdict(stream, "?", len(decoded),
+                   (Problem(1, "order", say(
+                       "a stream starts with MatchCreated or TournamentCreated, not {type}",
+                       type=type(first).__name__)),))
+
+
+def _audited_match(store: MatchStore, stream: UUID, first: MatchCreated,
+                   decoded: list[tuple[object, datetime]]) -> Verdict:
+    """A match replayed through `decide`, told finished or in progress."""
     place = None if first.tournament is None else (first.tournament, first.round, first.table)
     if first.game not in store.catalog:
         return Verdict(stream, first.game, len(decoded),
