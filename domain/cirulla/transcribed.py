@@ -196,7 +196,9 @@ def _check_possible(state: CirullaState, seat: int, card: Card,
                     capture: tuple[Card, ...]) -> None:
     if not state.dealt or state.finished:
         raise RuleViolation("deal", say("no smazzata in play"))
-    state.seating.check_seat(seat)
+    seating = state.seating
+    if not 0 <= seat < seating.players:
+        seating.check_seat(seat)   # refused, naming the table's seats
     if card is UNKNOWN:
         raise RuleViolation("carta giocata", say("a played card is seen by everyone: name it"))
     if card not in state.hands[seat]:

@@ -131,13 +131,14 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
         noted = _noted(state, command, check)
         events, kept = (events[0], *noted, *events[1:]), 1 + len(noted)
     setup = state.setup
-    if move.capture and setup is not None and not _ends(events):
+    ends = isinstance(events[-1], SmazzataEnded)   # a play's SmazzataEnded comes last
+    if move.capture and setup is not None and not ends:
         # C11: a play completing a cappotto may end the smazzata there (outcomes.cut_short),
         # judged on the game right after the play.
         ended = setup.cut_short(played)
         if ended is not None:
-            events = (*events[:kept], ended)
-    if kept > 1 or _ends(events):
+            events, ends = (*events[:kept], ended), True
+    if kept > 1 or ends:
         completed, folded = outcomes_folded(state, events, at)
         if folded is None:   # irregularities noted: each event folded by the record
             folded = state
@@ -149,11 +150,6 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
                                                 version=state.version + len(events),
                                                 last_at=at, bank_used_ms=bank,
                                                 last_action=seen)
-
-
-def _ends(events: tuple[MatchEvent, ...]) -> bool:
-    """A play's events end the smazzata: its SmazzataEnded comes last."""
-    return isinstance(events[-1], SmazzataEnded)
 
 
 def _noted(state: MatchState, command: RecordIrregularPlay,

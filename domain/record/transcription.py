@@ -89,11 +89,19 @@ BRISCOLA: Transcriber = _Briscola()
 
 
 def transcriber(game: str) -> Transcriber:
-    """The game's transcriber, from the game registry (domain/games.py)."""
+    """The game's transcriber, from the game registry (domain/games.py). A game is registered
+    once, so what was found is kept: every transcribed play asks."""
+    found = _FOUND.get(game)
+    if found is not None:
+        return found
     from domain.games import games  # the games hold the transcribers of this module
 
     found = next((g.transcriber for g in games() if g.name == game), None)
     if found is None:
         raise RuleViolation("provenance", say("a {game} match cannot be transcribed",
                                               game=game))
+    _FOUND[game] = found
     return found
+
+
+_FOUND: dict[str, Transcriber] = {}
