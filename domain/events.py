@@ -8,13 +8,19 @@ version instead (the store's upcasters read old ones).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from domain.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class SmazzataDealt:
+class Fact(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """Base of every event: a frozen msgspec Struct, a pure value (msgspec is a value library
+    with no I/O). The store decodes stored bytes straight into these (projections/store/codec.py):
+    a field missing, a field unknown or a value of the wrong type is refused. `gc=False`: an event
+    holds only numbers, strings, tuples and other events, never a cycle."""
+
+
+class SmazzataDealt(Fact, frozen=True):
     """The cards of a deal, as they came out of the shuffle of `seed_commitment`, `attempt`.
 
     A transcribed deal (class_version 2) has no seed: `seed_commitment` None, "shuffle
@@ -31,8 +37,7 @@ class SmazzataDealt:
     briscola: Card | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DealAnnulled:
+class DealAnnulled(Fact, frozen=True):
     """A deal that goes 'a monte' under the ruleset (Cirulla C1): the next attempt follows."""
 
     number: int
@@ -40,8 +45,7 @@ class DealAnnulled:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class AccusoDeclared:
+class AccusoDeclared(Fact, frozen=True):
     """An accuso: the dealer's 15/30 on the table, or a player's cirulla/decino (cards shown)."""
 
     seat: int
@@ -51,8 +55,7 @@ class AccusoDeclared:
     matta_value: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
+class CardPlayed(Fact, frozen=True):
     """A card played; in Cirulla with the cards it captured (empty for a discard)."""
 
     seat: int
@@ -62,22 +65,19 @@ class CardPlayed:
     scopa: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class HandDealt:
+class HandDealt(Fact, frozen=True):
     """A new hand of cards from the stock to every seat (Cirulla, after each mano of 3)."""
 
     hands: tuple[tuple[Card, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CardsDrawn:
+class CardsDrawn(Fact, frozen=True):
     """Briscola: after a trick, one card from the stock to each seat, the trick winner first."""
 
     draws: tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
+class TrickTaken(Fact, frozen=True):
     """Briscola: who took the trick just completed, and its card points."""
 
     seat: int
@@ -85,8 +85,7 @@ class TrickTaken:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class SmazzataOutcome:
+class SmazzataOutcome(Fact, frozen=True):
     """What read models need of a smazzata's end without replaying it. Sides, or None.
 
     `last_capture`: the side of the last capture (Cirulla) or of the last trick (Briscola);
@@ -104,8 +103,7 @@ class SmazzataOutcome:
     unplayed: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class SmazzataEnded:
+class SmazzataEnded(Fact, frozen=True):
     """The end of a smazzata with its score per side and breakdown per category.
 
     `breakdown` is a tuple of (category, side-0 points, side-1 points) rows; Cirulla's

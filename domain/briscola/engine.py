@@ -13,7 +13,7 @@ the CardPlayed that completes a mano the trick is on the table and nobody has dr
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec import structs
 
 from domain.briscola.legal import legal_commands
 from domain.briscola.observe import observe
@@ -115,7 +115,7 @@ def evolve(state: BriscolaState, event: PlayEvent) -> BriscolaState:
         return _drawn(state, event)
     if isinstance(event, SmazzataEnded):
         # The record adds the outcome (domain/record/outcomes.py); the play gives the rest.
-        if not is_over(state) or replace(event, outcome=None) != smazzata_ended(state):
+        if not is_over(state) or structs.replace(event, outcome=None) != smazzata_ended(state):
             if is_over(state):
                 raise RuleViolation("fine smazzata", say(
                     "{event} does not match the play: expected {expected}", event=event,

@@ -9,7 +9,8 @@ game registry (domain/games.py) holds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+
+from msgspec import structs
 
 from domain.cirulla import decide as cirulla_decide
 from domain.cirulla.engine import cappotto_made, cut_short, unplayed
@@ -59,7 +60,7 @@ class CirullaRules(SharedFormats):
         if side is None:
             return None
         ended = cut_short(state)
-        return replace(ended, outcome=SmazzataOutcome(
+        return structs.replace(ended, outcome=SmazzataOutcome(
             last_capture=state.last_capture_side, cappotto=side, cappotto_ends_match=True,
             vinco_subito=None, unplayed=unplayed(state)))
 

@@ -16,9 +16,11 @@ of a transcribed record leave open is a NOTE. The match's verdict is the worst o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from enum import IntEnum
+
+from msgspec import structs
 
 from domain.events import AccusoDeclared, CardPlayed, DealAnnulled, SmazzataDealt, SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard, RuleViolation
@@ -257,7 +259,7 @@ def _compare(stream: Sequence[Recorded], index: int, wanted: MatchEvent,
     added = _ADDED.get(type(recorded), ())
     blank = {name: None for name in added if getattr(recorded, name) is None}
     if blank and type(wanted) is type(recorded):
-        wanted = replace(wanted, **blank)  # type: ignore[arg-type]
+        wanted = structs.replace(wanted, **blank)
     if recorded != wanted:
         return Finding(version, "replay", say("recorded {recorded}, but the rules give {wanted}",
                                               recorded=recorded, wanted=wanted))

@@ -9,8 +9,9 @@ match seed once the match is over, and it must give every smazzata seed (section
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
+
+from msgspec import structs
 
 from domain.events import PlayEvent, SmazzataDealt
 from domain.match_seed import first_dealer, smazzata_seed
@@ -101,7 +102,7 @@ def deal(state: MatchState, command: DealSmazzata) -> tuple[MatchEvent, ...]:
                                _effective(state, seed))
     if state.contributions:
         # The deal names the house's commitment, the one published before the contributions.
-        events = tuple(replace(e, seed_commitment=state.commitment)
+        events = tuple(structs.replace(e, seed_commitment=state.commitment)
                        if isinstance(e, SmazzataDealt) else e for e in events)
     if command.claimed is not None and tuple(command.claimed) != events:
         raise RecordRefused("deal-from-seed", _deal_difference(command.claimed, events))

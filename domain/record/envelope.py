@@ -10,9 +10,9 @@ program and its version, `where` the file and line the event was read from) and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import structs
 
-from domain.building import builder
+from domain.events import Fact
 from domain.text import say
 
 RECORDER_KINDS = ("seat", "arbiter", "house", "importer", "simulator")
@@ -22,8 +22,7 @@ class EnvelopeError(ValueError):
     """An envelope that does not say who recorded the event."""
 
 
-@dataclass(frozen=True, slots=True)
-class RecordedBy:
+class RecordedBy(Fact, frozen=True):
     kind: str
     name: str
     where: str | None = None
@@ -56,7 +55,4 @@ def importer_line(envelope: RecordedBy, file: str, line: int) -> RecordedBy:
     """`importer(envelope.name, file, line)` for an importer's envelope already made: built
     without running the checks again (they read the kind and the name, which stay), since an
     import makes one per line of plays (docs/benchmarks.md, issue 12)."""
-    return _unchecked(envelope.kind, envelope.name, f"{file}:{line}")
-
-
-_unchecked = builder(RecordedBy, checked=True)
+    return structs.replace(envelope, where=f"{file}:{line}")

@@ -8,11 +8,11 @@ the store pins their stored JSON and reads old versions through upcasters.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from domain.events import Fact
 
 
-@dataclass(frozen=True, slots=True)
-class TimeControl:
+class TimeControl(Fact, frozen=True):
     """The clock of a match, in seconds; None switches a limit off.
 
     `per_move`: the longest a seat may think over one move. `bank`: the total thinking time of a
@@ -27,8 +27,7 @@ class TimeControl:
 PROVENANCES = ("live", "simulated", "transcribed")
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(Fact, frozen=True):
     """How a match was recorded. `live`: played at a table whose house seeded every smazzata;
     `simulated`: played by verbale's bots from a seed; `transcribed`: written up by people after
     the fact (`source`: the file it came from, `importer`: the program and version that read
@@ -47,16 +46,14 @@ LIVE = Provenance("live")
 SIMULATED = Provenance("simulated")
 
 
-@dataclass(frozen=True, slots=True)
-class TableVisibility:
+class TableVisibility(Fact, frozen=True):
     """The optional visibility rules of the table (000, 004 "Regole opzionali")."""
 
     carte_viste: bool = False
     carte_scoperte: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class MatchCreated:
+class MatchCreated(Fact, frozen=True):
     """A match: game, ruleset with every option, seats, sides, format, clock, place in a
     tournament. `players[s]` sits at seat s; `sides[s]` is that seat's side.
 
@@ -84,8 +81,7 @@ class MatchCreated:
     match_seed_commitment: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SeedContributed:
+class SeedContributed(Fact, frozen=True):
     """Seat `seat`'s contribution (hex bytes) to the seed of smazzata `smazzata`, recorded after
     the house's commitment and before the deal: the deal comes from the mix (docs/shuffle.md
     section 4), in seat order."""
@@ -95,16 +91,14 @@ class SeedContributed:
     contribution: str
 
 
-@dataclass(frozen=True, slots=True)
-class MatchSeedRevealed:
+class MatchSeedRevealed(Fact, frozen=True):
     """The match seed, hex, revealed once the match is over: every smazzata seed and the first
     dealer re-derive from it (docs/shuffle.md section 2)."""
 
     seed: str
 
 
-@dataclass(frozen=True, slots=True)
-class IrregularityNoted:
+class IrregularityNoted(Fact, frozen=True):
     """A play the rules refuse but the table accepted, as it happened: the event at version
     `refers_to` (by `seat`) breaks `rule`, whose source sentence is `source`. `noted_by` says
     who noted it; `verified` whether the known cards show it (False: only the noter says so).
@@ -119,8 +113,7 @@ class IrregularityNoted:
     verified: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TagsTranscribed:
+class TagsTranscribed(Fact, frozen=True):
     """What the header of a transcribed record says beyond the match itself (Event, Site, Date,
     Round, Table, Result, ...: `tags`, name and value in the order written), and the SHA-256 of
     the record's strict export form (`content_hash`, docs/notation.md): a second import of the
@@ -130,8 +123,7 @@ class TagsTranscribed:
     content_hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreClaimed:
+class ScoreClaimed(Fact, frozen=True):
     """The score of smazzata `smazzata` as people wrote it (a hand record's claimed score, a
     club's score sheet): `rows` of (category, side 0, side 1), categories as in SmazzataEnded's
     breakdown. `claimed_by` says whose claim it is. A claim is a fact about the paper, not the
@@ -142,24 +134,21 @@ class ScoreClaimed:
     claimed_by: str
 
 
-@dataclass(frozen=True, slots=True)
-class SeedCommitted:
+class SeedCommitted(Fact, frozen=True):
     """The commitment to the shuffle seed of smazzata `smazzata`, recorded before its deal."""
 
     smazzata: int
     commitment: str
 
 
-@dataclass(frozen=True, slots=True)
-class SeedRevealed:
+class SeedRevealed(Fact, frozen=True):
     """The seed of smazzata `smazzata`, hex, revealed once that smazzata is over."""
 
     smazzata: int
     seed: str
 
 
-@dataclass(frozen=True, slots=True)
-class TimeoutRecorded:
+class TimeoutRecorded(Fact, frozen=True):
     """`seat` ran out of time. `waiting_since` is the timestamp of the event that gave it the
     move; `elapsed_ms` the wait up to this event; `bank_used_ms` its thinking time before this
     move; `limit` which limit ran out ('per_move' or 'bank'); `awarded` the penalty points
@@ -176,8 +165,7 @@ class TimeoutRecorded:
     kept: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Abandoned:
+class Abandoned(Fact, frozen=True):
     """`seat` left the match. `reason` is 'ritiro' (withdrew) or 'assenza' (gone for longer
     than the clock's `abandon_after`: then `last_seen` and `absent_ms` justify it). `awarded`
     and, since class_version 2, `kept` as for TimeoutRecorded."""
@@ -190,8 +178,7 @@ class Abandoned:
     kept: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class RulingSignature:
+class RulingSignature(Fact, frozen=True):
     """An arbiter's Ed25519 signature of a ruling (docs/events.md, RulingRecorded): `key`, the
     id of the arbiter's registered key (SHA-256 of its raw public key, hex), and `value`, the
     64-byte signature, hex. The domain only carries it: signing and checking happen outside."""
@@ -200,8 +187,7 @@ class RulingSignature:
     value: str
 
 
-@dataclass(frozen=True, slots=True)
-class RulingRecorded:
+class RulingRecorded(Fact, frozen=True):
     """An arbiter's decision. `kind` is 'adjust-score' (add `adjustment` per side) or
     'annul-smazzata' (smazzata `smazzata` no longer counts). It never edits an earlier event:
     `refers_to` names the version of the event it is about, if any."""
@@ -220,8 +206,7 @@ ENDINGS = ("target", "smazzate", "points", "cappotto", "vinco subito", "spareggi
 UNITS = ("punti", "smazzate")
 
 
-@dataclass(frozen=True, slots=True)
-class MatchSettlement:
+class MatchSettlement(Fact, frozen=True):
     """What read models need of a result without replaying: `how` the match ended (one of
     ENDINGS; a ruling restating the result keeps the original way); `mp`, the MP difference
     (winner's points less the loser's, 0 for a draw; domain.match_format); `unit`, the unit of
@@ -236,8 +221,7 @@ class MatchSettlement:
     points: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
+class MatchEnded(Fact, frozen=True):
     """The result: match points per side, the winning side (None: drawn), why it ended.
     A ruling after the end is followed by a new MatchEnded: the last one is the result.
     Since class_version 2, `settlement` (None in a version-1 record: not recorded)."""
@@ -249,8 +233,7 @@ class MatchEnded:
     settlement: MatchSettlement | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResumed:
+class MatchResumed(Fact, frozen=True):
     """The match goes on after all: a ruling just annulled a smazzata, and without it the match
     is not over (`scores`, the standing then; `smazzate`, how many have ended, annulled ones
     included). The MatchEnded before it no longer holds: the match is in progress again, and a
@@ -272,8 +255,7 @@ def result_of(events: Iterable[object]) -> MatchEnded | None:
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class DeclaredVpTable:
+class DeclaredVpTable(Fact, frozen=True):
     """A VP table a tournament declares instead of the standard one (domain/vp_tables.toml):
     `name`, the file's name as the tournament gave it, and `text`, the file's full text, kept
     whole so the standings read the very table declared (domain/vp_table.py parses it)."""
@@ -282,8 +264,7 @@ class DeclaredVpTable:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentCreated:
+class TournamentCreated(Fact, frozen=True):
     """A tournament of `game`. Since class_version 2, `vp_table`: the table it declared, or None
     for the standard table (a version-1 record reads as None: the standard table)."""
 
@@ -292,8 +273,7 @@ class TournamentCreated:
     vp_table: DeclaredVpTable | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MatchScheduled:
+class MatchScheduled(Fact, frozen=True):
     """Match `match` (its stream id) is played at `table` in `round` of the tournament."""
 
     round: int
@@ -301,8 +281,7 @@ class MatchScheduled:
     match: str
 
 
-@dataclass(frozen=True, slots=True)
-class ArbiterKeyRegistered:
+class ArbiterKeyRegistered(Fact, frozen=True):
     """Arbiter `arbiter`'s Ed25519 public key (`public_key`, 32 bytes hex; `key` its id, the
     SHA-256 of those bytes, hex): from now on a ruling of theirs signed by it is theirs. In the
     arbiter's own keys stream (domain/record/arbiter_keys.py)."""
@@ -312,8 +291,7 @@ class ArbiterKeyRegistered:
     public_key: str
 
 
-@dataclass(frozen=True, slots=True)
-class ArbiterKeyRevoked:
+class ArbiterKeyRevoked(Fact, frozen=True):
     """Arbiter `arbiter`'s key `key` signs nothing from now on (`reason`: why, e.g. the arbiter
     was removed or given a new key); what it signed before stays signed."""
 
@@ -322,8 +300,7 @@ class ArbiterKeyRevoked:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentSeedsCommitted:
+class TournamentSeedsCommitted(Fact, frozen=True):
     """The tournament's one seed commitment, recorded before any match is scheduled
     (docs/shuffle.md, "Tournament seed commitment"): `root`, the Merkle root (RFC 6962, hex)
     over the commitments of the `sessions` session secrets (session n, its round, is leaf
@@ -337,8 +314,7 @@ class TournamentSeedsCommitted:
     mixing: str
 
 
-@dataclass(frozen=True, slots=True)
-class SessionSeedRevealed:
+class SessionSeedRevealed(Fact, frozen=True):
     """Session `session`'s secret (hex), its commitment, its inclusion path to the committed
     root (hex hashes, from the leaf's sibling up) and the public value as published: anyone
     re-derives the session seed and every match seed of the session from them, and no other

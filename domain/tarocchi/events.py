@@ -8,8 +8,7 @@ schema (docs/events.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from domain.events import Fact
 from domain.record.events import RulingSignature
 from domain.tarocchi.entrants import Entrant
 from domain.tarocchi.seats import TableSeating
@@ -21,8 +20,7 @@ FINALS = ("precostituito", "fasce")
 """How the tables of the final turn are made (art. 3)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TarocchiTournamentCreated:
+class TarocchiTournamentCreated(Fact, frozen=True):
     """A tournament: its places in registration order, the recompositions chosen before it
     starts (art. 3: "Prima dell'inizio del Torneo, l'organizzazione ... stabilirà"), and the
     commitments to the seating seed and to the tie-break seed (docs/tarocchi.md)."""
@@ -35,8 +33,7 @@ class TarocchiTournamentCreated:
     sorteggio_commitment: str
 
 
-@dataclass(frozen=True, slots=True)
-class SeatingDrawn:
+class SeatingDrawn(Fact, frozen=True):
     """The draw of art. 2: the seating seed revealed (hex), the trump each entrant drew and the
     player number it gave, both in registration order."""
 
@@ -45,8 +42,7 @@ class SeatingDrawn:
     numbers: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TurnSeated:
+class TurnSeated(Fact, frozen=True):
     """The tables of turn `turn` (1-4), how they were made (`basis`: "sorteggio",
     "precostituito", "classifica" or "fasce") and, for the last two, the standings order used."""
 
@@ -56,8 +52,7 @@ class TurnSeated:
     order: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerLineWritten:
+class PlayerLineWritten(Fact, frozen=True):
     """One line of a Scheda Punteggio Giocatore, as written: smazzata `smazzata` (1-4) of turn
     `turn` for player `player`. `validator`: the number of who validated it; `member`: the team
     member who sat; `source`: where it was read ("file:line"), if imported."""
@@ -78,8 +73,7 @@ class PlayerLineWritten:
     source: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TableLineWritten:
+class TableLineWritten(Fact, frozen=True):
     """One line ("Mano") of a Scheda di Tavolo, as written: the dealer, the roles (a Chiamante
     and his Compagno, or a Solista with 15 or 5 cards), each player's TOT after the smazzata,
     who compiled it and which opponent validated it."""
@@ -98,8 +92,7 @@ class TableLineWritten:
     source: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PenaltyImposed:
+class PenaltyImposed(Fact, frozen=True):
     """An arbiter's ruling: penalty `code` of the catalogue (domain/tarocchi/penalties.py) against
     `player` in smazzata `smazzata` of turn `turn`, costing `points` punti partita, the smazzata's
     `fate`; `reason` says what happened. `signature`: the arbiter's, as a card game's ruling's
@@ -117,8 +110,7 @@ class PenaltyImposed:
     signature: RulingSignature | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SorteggioRevealed:
+class SorteggioRevealed(Fact, frozen=True):
     """The tie-break seed (hex), revealed when the director needs the draw of art. 9."""
 
     seed: str

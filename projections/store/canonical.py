@@ -30,28 +30,6 @@ def canonical_json(value: Any, *, checked: bool = True) -> bytes:
                       ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-_PRESORTED = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def presorted_json(value: Any) -> bytes:
-    """canonical_json of a value whose objects already have their keys in sorted order and hold
-    no float (what codec.encode and StoredFact build): the same bytes, without sorting again."""
-    return "".join(_presorted_chunks(value, 0)).encode("utf-8")
-
-
-def _json_chunks() -> Any:
-    """The C encoder behind _PRESORTED, made once: JSONEncoder.encode builds a new one for every
-    value, a cost an import pays per event. Falls back to the pure-Python iterencode."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return lambda value, _level: _PRESORTED.iterencode(value)
-    return make(None, _PRESORTED.default, json.encoder.encode_basestring, None, ":", ",",
-                False, False, False)
-
-
-_presorted_chunks = _json_chunks()
-
-
 def _check(value: Any, where: str) -> None:
     if isinstance(value, float):
         raise CanonicalError(f"{where}: floats are not allowed in the record ({value!r})")

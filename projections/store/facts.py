@@ -22,7 +22,15 @@ from domain import events as play
 from domain.record import events as record
 from domain.record.envelope import RecordedBy
 from domain.tarocchi import events as tarocchi
-from projections.store.codec import JSON, CodecError, decode, encode, wrong_type
+from projections.store.codec import (
+    JSON,
+    CodecError,
+    decode,
+    decode_record,
+    encode,
+    json_bytes,
+    wrong_type,
+)
 
 
 class StoredFact:
@@ -33,7 +41,7 @@ class StoredFact:
 
     domain_type: ClassVar[type[Any]]
     class_version: ClassVar[int] = 1
-    encoded: bytes   # the canonical bytes it was hashed as (a slot: not a record field)
+    encoded: bytes   # the canonical bytes it was hashed as or read from (a slot: not a field)
     _record: dict[str, JSON]
 
     originator_id: UUID
@@ -54,10 +62,14 @@ class StoredFact:
            event: object, by: RecordedBy, stream_text: str | None = None) -> StoredFact:
         fact_class = FACT_OF[type(event)]
         fact = fact_class(originator_id=stream, originator_version=version)
-        record = record_of(fact_class, version, timestamp, previous_hash, event,
-                           stream_text or str(stream), by)
+        record = {"class_version": fact_class.class_version, "data": fact_class.data_of(event),
+                  "previous_hash": previous_hash, "recorded_by": _envelope(by),
+                  "stream": stream_text or str(stream), "timestamp": timestamp,
+                  "type": fact_class.__name__, "version": version}
         fact.__dict__.update(record)
         fact._record = record
+        fact.encoded = record_bytes(fact_class, version, timestamp, previous_hash, event,
+                                    stream_text or str(stream), by)
         return fact
 
     def record(self) -> dict[str, JSON]:
@@ -73,12 +85,24 @@ class StoredFact:
         """The record's `data` for `event`: its fields as JSON (codec.py)."""
         return encode(event)
 
+    @classmethod
+    def stored_data(cls, event: object) -> object:
+        """What the record's `data` is written from: the event itself (its canonical JSON is
+        `data_of`'s), unless the class stores something else (MatchCreated)."""
+        return event
+
     def domain_data(self) -> dict[str, JSON]:
         """`data` (in the newest layout, after the upcasters) as the codec decodes it."""
         return self.data
 
     def to_domain(self) -> Any:
-        return decode(self.domain_type, self.domain_data(), f"{self.type} (event {self.version})")
+        """The domain event: decoded straight from the stored bytes when the record is in the
+        newest layout and its data is the event's own JSON, else from `domain_data`."""
+        where = f"{self.type} (event {self.version})"
+        state = _state(self)
+        if state is not None and type(self).domain_data is StoredFact.domain_data:
+            return decode_record(self.domain_type, state, where)
+        return decode(self.domain_type, self.domain_data(), where)
 
     def envelope(self) -> RecordedBy | None:
         """Who recorded it; None for a record written before the envelope existed."""
@@ -90,12 +114,22 @@ class StoredFact:
         return envelope
 
 
-def record_of(fact_class: type[StoredFact], version: int, timestamp: str, previous_hash: str,
-              event: object, stream: str, by: RecordedBy) -> dict[str, JSON]:
-    """The record of `event`, keys in sorted order (canonical.presorted_json relies on it)."""
-    return {"class_version": fact_class.class_version, "data": fact_class.data_of(event),
-            "previous_hash": previous_hash, "recorded_by": _envelope(by), "stream": stream,
-            "timestamp": timestamp, "type": fact_class.__name__, "version": version}
+def _state(fact: StoredFact) -> bytes | None:
+    """The bytes `fact` was read from, when the mapper kept them (a record already in the newest
+    layout, app.ChainMapper); else None."""
+    try:
+        return fact.encoded
+    except AttributeError:
+        return None
+
+
+def record_bytes(fact_class: type[StoredFact], version: int, timestamp: str,
+                 previous_hash: str, event: object, stream: str, by: RecordedBy) -> bytes:
+    """The canonical JSON of the record of `event`, written in one pass (codec.json_bytes)."""
+    return json_bytes({"class_version": fact_class.class_version,
+                       "data": fact_class.stored_data(event), "previous_hash": previous_hash,
+                       "recorded_by": by, "stream": stream, "timestamp": timestamp,
+                       "type": fact_class.__name__, "version": version})
 
 
 @lru_cache(maxsize=256)
@@ -189,6 +223,10 @@ class MatchCreated(StoredFact):
         data = encode(event)
         _typed_options(data)
         return data
+
+    @classmethod
+    def stored_data(cls, event: object) -> object:
+        return cls.data_of(event)
 
     def domain_data(self) -> dict[str, JSON]:
         """The options back as the texts the domain parses; a value not of its declared type

@@ -26,6 +26,7 @@ from uuid import UUID
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from msgspec import structs
 
 from domain.record.arbiter_keys import (
     Keyring,
@@ -64,7 +65,7 @@ def signed_bytes(ruling: RulingRecorded | RecordRuling | PenaltyImposed, match: 
                  head: str) -> bytes:
     """The bytes an arbiter signs for `ruling` recorded in `match` right after `head`."""
     if isinstance(ruling, PenaltyImposed):
-        content = encode(replace(ruling, signature=None))
+        content = encode(structs.replace(ruling, signature=None))
     else:
         content = encode(RulingRecorded(arbiter=ruling.arbiter, reason=ruling.reason,
                                         kind=ruling.kind, smazzata=ruling.smazzata,
@@ -101,7 +102,10 @@ class Signer:
             raise ValueError(say("arbiter {signer} cannot sign a ruling of arbiter {arbiter}",
                                  signer=self.arbiter, arbiter=command.arbiter))
         value = self.private_key.sign(signed_bytes(command, match, head)).hex()
-        return replace(command, signature=RulingSignature(key=self.key, value=value))
+        signature = RulingSignature(key=self.key, value=value)
+        if isinstance(command, PenaltyImposed):   # an event: a msgspec Struct
+            return structs.replace(command, signature=signature)
+        return replace(command, signature=signature)
 
 
 def signature_refusal(ruling: RulingRecorded | PenaltyImposed, match: UUID | str, head: str,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +42,7 @@ from domain.viewing import (
 from tests.domain.briscola import helpers as briscola
 from tests.domain.cirulla import helpers as cirulla
 from tests.domain.record.live import LiveMatch, live_matches
+from tests.replacing import replace
 
 OPTIONS = (Visibility(), Visibility(carte_viste=True), Visibility(carte_scoperte=True),
            Visibility(carte_viste=True, carte_scoperte=True))
@@ -289,7 +290,8 @@ def swap_cards(event: MatchEvent, mapping: dict[Card, Card]) -> MatchEvent:
         if isinstance(value, tuple):
             return tuple(rename(v) for v in value)
         return value
-    renamed: dict[str, Any] = {f.name: rename(getattr(event, f.name)) for f in fields(event)}
+    renamed: dict[str, Any] = {name: rename(getattr(event, name))
+                              for name in event.__struct_fields__}
     kind: Any = type(event)
     result: MatchEvent = kind(**renamed)
     return result

@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -41,6 +41,7 @@ from tests.projections.audit_log.attacks import (
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import arbiter_signer
 from tests.projections.store.tampering import Tamperer
+from tests.replacing import replace
 
 CHECKER = Path(__file__).parents[2] / "docs" / "verify_checkpoint.py"
 LATER = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

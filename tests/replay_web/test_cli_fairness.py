@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from projections.fairness.selection import Selection
 from replay_web import cli_fairness
 from tests.projections.conftest import Backend, make_backend
 from tests.projections.fairness.stores import stacked_by_hand
+from tests.replacing import replace
 from tests.replay_web.demo import run, stored_events
 
 SEED = "5eed0000000000000000000000000001"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -24,6 +23,7 @@ from domain.game import DeclareAccuso, PlayCard, RuleViolation, replay
 from domain.seating import Seating
 from domain.shuffle import Seed
 from tests.domain.briscola.helpers import random_smazzata
+from tests.replacing import replace
 
 SEED = Seed.from_hex("5eed0000000000000000000000000009")
 SEATING = Seating(2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -26,6 +25,7 @@ from domain.events import AccusoDeclared, SmazzataDealt
 from domain.seating import Seating
 from domain.shuffle import Seed
 from tests.domain.cirulla.helpers import cards
+from tests.replacing import replace
 
 SEED = Seed(b"\x5e" * 16)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +12,7 @@ from domain.cirulla.reference import reference_legal_plays
 from domain.cirulla.ruleset import STANDARD, AssoSuAsso, PresaObbligata, Ruleset
 from domain.cirulla.state import notation, taken
 from tests.domain.cirulla.helpers import position, rulesets
+from tests.replacing import replace
 
 LIBERO = replace(STANDARD, asso_su_asso=AssoSuAsso.LIBERO)
 MANO = replace(STANDARD, presa_obbligata=PresaObbligata.MANO)

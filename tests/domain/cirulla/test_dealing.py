@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from math import comb
 
@@ -15,6 +14,7 @@ from domain.events import DealAnnulled, SmazzataDealt
 from domain.seating import Direction, Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 from tests.domain.cirulla.helpers import cards
+from tests.replacing import replace
 
 ALTERNATA = replace(STANDARD, deal_order=DealOrder.ALTERNATA, direction=Direction.CLOCKWISE)
 TRE_RE = replace(STANDARD, redeal=Redeal.TRE_RE)

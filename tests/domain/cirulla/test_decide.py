@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from domain.cards import MATTA, parse_card
@@ -17,6 +15,7 @@ from domain.game import DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Direction, Seating
 from domain.shuffle import Seed
 from tests.domain.cirulla.helpers import cards, play, position, run
+from tests.replacing import replace
 
 FACOLTATIVO = replace(STANDARD, accuso=Accuso.FACOLTATIVO)
 OBBLIGATORIO = replace(STANDARD, accuso=Accuso.OBBLIGATORIO)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -17,6 +16,7 @@ from domain.cirulla.state import AccusoRecord, CirullaState
 from domain.penalty import forfeit
 from domain.shuffle import Seed
 from tests.domain.cirulla.helpers import cards, players, position, random_smazzata, rulesets, seeds
+from tests.replacing import replace
 
 FINO_AL_7 = replace(STANDARD, piccola_fino_al=7)
 

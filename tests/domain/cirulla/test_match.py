@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from domain.cirulla.bot import choose
@@ -14,6 +12,7 @@ from domain.match_format import MatchFormat, match_status
 from domain.match_seed import first_dealer, smazzata_seed
 from domain.seating import Direction, Seating
 from domain.shuffle import Seed, commitment
+from tests.replacing import replace
 
 SEED = Seed.from_hex("5eed0000000000000000000000000001")
 

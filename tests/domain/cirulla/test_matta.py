@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 
 from domain.cards import DECK, MATTA
@@ -13,6 +12,7 @@ from domain.cirulla.state import CirullaState, notation
 from domain.events import AccusoDeclared, CardPlayed
 from domain.game import DeclareAccuso
 from tests.domain.cirulla.helpers import cards, play, position, run
+from tests.replacing import replace
 
 FACOLTATIVO = replace(STANDARD, accuso=Accuso.FACOLTATIVO)
 PER_SMAZZATA = replace(FACOLTATIVO, matta_durata=MattaDurata.SMAZZATA)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import given
@@ -22,6 +21,7 @@ from domain.cirulla.scoring import (
 )
 from domain.events import AccusoDeclared, CardPlayed, SmazzataEnded
 from tests.domain.cirulla.helpers import cards, play, position
+from tests.replacing import replace
 
 CONTEGGIO = replace(STANDARD, primiera=Primiera.CONTEGGIO)
 FINO_AL_7 = replace(STANDARD, piccola_fino_al=7)

@@ -5,7 +5,6 @@ FAILURE; the verdict is the worst severity, and `ok` is False only with a failur
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,6 +18,7 @@ from domain.record.audit import Audit, Finding, Severity, audit
 from domain.record.catalog import CATALOG
 from domain.record.match import MatchEvent, initial
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 START = datetime(2026, 11, 24, 23, 0, tzinfo=UTC)
 Recorded = list[tuple[MatchEvent, datetime]]

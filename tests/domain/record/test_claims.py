@@ -10,7 +10,6 @@ match's final scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -35,6 +34,7 @@ from domain.record.events import (
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.record.refusal import RecordRefused
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 Recorded = list[tuple[MatchEvent, datetime]]
 TRANSCRIPT: Transcript = transcribe()

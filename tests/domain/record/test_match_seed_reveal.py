@@ -8,7 +8,6 @@ is a failure of the audit; a match that ended without revealing it is pending.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -35,6 +34,7 @@ from domain.record.events import (
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.record.simulate import Incidents, Table, next_command, play_locally
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 START = datetime(2026, 11, 24, 21, 0, tzinfo=UTC)
 LATER = timedelta(minutes=1)

@@ -9,7 +9,7 @@ each smazzata must agree as well. A version-1 record, which has neither field, s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -51,6 +51,7 @@ from domain.record.events import (
 from domain.record.match import MatchEvent, evolve, initial
 from domain.record.simulate import Incidents, Table, play_locally
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 START = datetime(2026, 11, 24, 22, 0, tzinfo=UTC)
 DEMOS = demo_set(Seed(b"\x0c" * 16))

@@ -3,7 +3,6 @@ and what the rules refuse is refused before anything is recorded."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -29,6 +28,7 @@ from domain.record.tournament import (
 )
 from domain.shuffle import Seed
 from domain.text import Said, said_of
+from tests.replacing import replace
 
 START = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 DEMOS = demo_set(Seed(b"\x5e" * 16))

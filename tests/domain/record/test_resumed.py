@@ -5,7 +5,6 @@ is docs/rules-interpretations.md, "An annulment after the end"."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -23,6 +22,7 @@ from domain.record.match import MatchEvent, MatchState, Phase, evolve
 from domain.record.refusal import RecordRefused
 from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 START = datetime(2026, 3, 1, 15, 0, tzinfo=UTC)
 DEMOS = demo_set(Seed(b"\x5e" * 16))

@@ -9,7 +9,6 @@ contribution changed in the record afterwards no longer gives the recorded deal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -31,6 +30,7 @@ from domain.record.events import SeedContributed
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command
 from domain.shuffle import Seed, mix_seeds
+from tests.replacing import replace
 
 START = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
 SECOND = timedelta(seconds=1)

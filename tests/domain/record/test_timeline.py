@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Iterator
 from functools import reduce
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,6 +61,9 @@ def cards_in(value: object) -> Iterator[Card]:
     elif dataclasses.is_dataclass(value):
         for field in dataclasses.fields(value):
             yield from cards_in(getattr(value, field.name))
+    elif isinstance(value, msgspec.Struct):   # an event
+        for name in value.__struct_fields__:
+            yield from cards_in(getattr(value, name))
 
 
 def game_of(state: MatchState) -> CirullaState | BriscolaState:

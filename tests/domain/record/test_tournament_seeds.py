@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -161,8 +162,7 @@ def test_verify_finds_a_match_created_before_the_commitment_and_an_unknown_rule(
                           {"m": (AT - timedelta(seconds=1), None)})
     assert [v for v, _ in found] == [1, 2]
     assert "scheduled before" in found[0][1] and "created before" in found[1][1]
-    from dataclasses import replace
-    odd = replace(commitment, mixing="xor")
+    odd = msgspec.structs.replace(commitment, mixing="xor")
     assert "mixing rule" in seed_findings((1, AT, odd), {}, [], {})[0][1]
     assert commitment.mixing == MIXING
     unbound = seed_findings((1, AT, commitment), {1: director.revealed(1, "p")},

@@ -8,7 +8,6 @@ effettuato la giocata, la mano passa al giocatore successivo in senso antiorario
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -36,6 +35,7 @@ from domain.record.events import IrregularityNoted
 from domain.record.match import MatchState, Phase, evolve, initial
 from domain.record.simulate import Table, next_command
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 TRANSCRIPT = transcribe()
 

@@ -6,7 +6,6 @@ hand with cards nobody saw cannot show it (a note)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from domain.record.decide import decide, decide_checked
 from domain.record.events import IrregularityNoted
 from domain.record.match import MatchEvent, MatchState, evolve, initial
 from domain.record.refusal import RecordRefused
+from tests.replacing import replace
 
 START = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 KNOCKING = ("2c", "3s", "4b")   # 2 + 3 + 4 = 9: a cirulla

@@ -9,7 +9,6 @@ nothing wrong, only the open check of a deal without a seed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -34,6 +33,7 @@ from domain.record.decide_transcribed import SHUFFLE_UNVERIFIABLE
 from domain.record.events import MatchEnded, Provenance, TimeControl
 from domain.record.match import MatchEvent, MatchState, Phase, evolve, initial
 from domain.shuffle import Seed
+from tests.replacing import replace
 
 START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 PROVENANCE = Provenance("transcribed", source="x.txt", importer="t")

@@ -6,7 +6,7 @@ side scores the values of the cards it played. A match goes to `target` points."
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.cards import Card
 from domain.dealing import deal_round_robin
@@ -23,6 +23,7 @@ from domain.record.games import GameRules, GameRulesOf, Standing
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 from domain.viewing import Observation, Viewer, Visibility, hands_seen, split_plays, visible_seats
+from tests.replacing import replace
 
 
 @dataclass(frozen=True, slots=True)

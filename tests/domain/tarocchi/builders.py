@@ -4,7 +4,7 @@ on the sheets as a careful scorer would write them (every figure right)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
@@ -26,6 +26,7 @@ from domain.tarocchi.events import (
 from domain.tarocchi.seats import POSITIONS, Position, TableSeating
 from domain.tarocchi.sheet import KINDS, Games, Roles, diff, line_number
 from domain.tarocchi.state import TarocchiState, fold
+from tests.replacing import replace
 
 SEATING_SEED = Seed.from_hex("000102030405060708090a0b0c0d0e0f")
 SORTEGGIO_SEED = Seed.from_hex("5eed0000000000000000000000000003")

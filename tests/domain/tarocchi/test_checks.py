@@ -3,14 +3,13 @@ on its sheet and line, against its rule."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.tarocchi.checks import Finding, findings
 from domain.tarocchi.commands import ImposePenalty, WritePlayerLine, WriteTableLine
 from domain.tarocchi.events import PlayerLineWritten, TableLineWritten
 from domain.tarocchi.sheet import Roles
 from domain.tarocchi.state import TarocchiState
 from tests.domain.tarocchi.builders import Hand, drawn, lines, placed, run, write
+from tests.replacing import replace
 
 BASE = drawn(4)
 TABLE = BASE.turns[0].tables[0]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from domain.tarocchi.commands import (
@@ -26,6 +24,7 @@ from tests.domain.tarocchi.builders import (
     placed,
     run,
 )
+from tests.replacing import replace
 
 STATE = drawn(4, teams=1)
 TABLE = STATE.turns[0].tables[0]

@@ -11,8 +11,6 @@ tags).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import strategies as st
 
 from domain.cards import UNKNOWN, Card
@@ -35,6 +33,7 @@ from importers.notation.model import (
 )
 from importers.notation.writer import ordered_tags
 from tests.projections.read_models.match_plans import START, Action, actions, match_plans, setup_of
+from tests.replacing import replace
 
 HEADER_NAMES = ("Event", "Site", "Date", "Round", "Table", "Arbiter", "Annotator", "Result",
                 "Commento_2")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -36,6 +35,7 @@ from importers.notation.model import (
 )
 from importers.notation.replay import Validation, content_hash, validate
 from importers.notation.writer import write
+from tests.replacing import replace
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",

@@ -10,7 +10,6 @@ and each changed play, is decided both ways.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from hypothesis import given
@@ -26,6 +25,7 @@ from importers.notation import replay
 from importers.notation.from_events import StoredEvent, written_from_events
 from tests.importers.notation.match_strategies import stored_matches
 from tests.importers.notation.test_round_trip_partial import unseen_cards
+from tests.replacing import replace
 
 
 def by_hand(state: MatchState, command: MatchCommand,

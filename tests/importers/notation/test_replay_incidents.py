@@ -4,7 +4,6 @@ written down and validated gives back each match's result."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -38,6 +37,7 @@ from importers.notation.writer import write
 from tests.domain.record.test_transcribed_accuso import KNOCKING, dealt_events
 from tests.importers.notation.test_replay import simulated, written_from
 from tests.importers.notation.test_round_trip import imported, referred, refers_written
+from tests.replacing import replace
 
 DEMOS = demo_set(Seed(bytes(range(16))))
 

@@ -4,8 +4,6 @@ report has no error."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,6 +11,7 @@ from domain.cards import DECK
 from importers.notation.model import Move, WrittenMatch, WrittenPlay
 from importers.notation.replay import validate
 from tests.importers.notation.test_replay import simulated, written_from
+from tests.replacing import replace
 
 CIRULLA = written_from(simulated("cirulla", "1smazzata", 2), seeds=False)
 BRISCOLA = written_from(simulated("briscola", "1smazzata", 4))

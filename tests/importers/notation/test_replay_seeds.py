@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -22,6 +21,7 @@ from importers.notation.from_events import StoredEvent, written_from_events
 from importers.notation.model import WrittenMatch, WrittenPlay
 from importers.notation.reader import read
 from tests.importers.notation.match_strategies import stored_matches
+from tests.replacing import replace
 
 EXAMPLES = Path(__file__).parents[3] / "docs" / "examples"
 

@@ -5,7 +5,6 @@ validates to the same scores."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from uuid import uuid4
@@ -23,6 +22,7 @@ from importers.notation.replay import Validation, validate
 from projections.store.app import MatchStore
 from projections.verify.streams import verify_store
 from tests.importers.notation.test_replay import demo_written, simulated, written_from
+from tests.replacing import replace
 
 
 def _stored(tmp_path: Path, validation: Validation) -> list[str]:

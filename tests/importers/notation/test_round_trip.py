@@ -10,7 +10,6 @@ was read gives the same text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -61,6 +60,7 @@ from importers.notation.report import category_of
 from importers.notation.writer import write, write_matches
 from tests.importers.notation.match_strategies import partial_records, stored_matches
 from tests.projections.read_models.match_plans import START
+from tests.replacing import replace
 
 
 def read_back(text: str) -> tuple[WrittenMatch, ...]:

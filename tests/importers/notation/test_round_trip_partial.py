@@ -5,8 +5,6 @@ on, are always named in a record (docs/events.md section 2)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +17,7 @@ from importers.notation.replay import validate
 from importers.notation.writer import write
 from tests.importers.notation.match_strategies import StoredEvent, stored_matches
 from tests.importers.notation.test_round_trip import read_back
+from tests.replacing import replace
 
 
 def _unseen(draw: st.DrawFn, cards: tuple[Card, ...]) -> tuple[Card, ...]:

@@ -4,7 +4,6 @@ it when its heads hold every match of the round (a property over any files kept)
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from projections.audit_log.proofs import heads_path
 from projections.audit_log.rounds import Round, covering, round_file, round_files, rounds_of
 from projections.store.app import MatchStore
 from tests.projections.store.recording import BY, START, play_into, toy_bot, toy_setup
+from tests.replacing import replace
 
 
 def _scheduled(store: MatchStore, tournament: UUID, place: tuple[int, int], seed: int,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -18,6 +17,7 @@ from projections.fairness import calibration as cal
 from projections.fairness.battery import BatteryReport, SuspectedEvent, run_battery, run_on_columns
 from projections.fairness.columns import DealColumns
 from projections.fairness.deals import DealRecord
+from tests.replacing import replace
 
 AUDITS = max(30, settings().max_examples // 2)   # dev 30, ci 75, deep 1000
 DEALS = 2_000

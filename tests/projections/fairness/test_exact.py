@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import fields, replace
+from dataclasses import fields
 from enum import Enum
 from fractions import Fraction
 from functools import cache
@@ -37,6 +37,7 @@ from projections.fairness.exact import (
     catalogue,
     exact_probabilities,
 )
+from tests.replacing import replace
 
 # ---- the card model of this file -----------------------------------------------------------
 

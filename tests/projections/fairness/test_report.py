@@ -5,7 +5,6 @@ illustrate, strict JSON."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -20,6 +19,7 @@ from projections.fairness.exact import exact_probabilities
 from projections.fairness.report import SCHEMA, fairness_report
 from projections.fairness.selection import Criteria, Selection
 from projections.fairness.suspected import catalogued_events
+from tests.replacing import replace
 
 START = datetime(2026, 5, 1, tzinfo=UTC)
 BRISCOLA_2 = DealLayout("briscola", 2, "briscola")

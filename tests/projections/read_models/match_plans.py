@@ -13,7 +13,7 @@ tests/domain/record/test_cappotto_ends.py, which make a cappotto in the first sm
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
@@ -40,6 +40,7 @@ from domain.record.simulate import Incidents, Table, next_command
 from domain.shuffle import Seed
 from projections.store.app import Loaded, MatchStore
 from projections.store.facts import TOPIC_OF
+from tests.replacing import replace
 
 START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 ARBITER = RecordedBy("arbiter", "Rossi")

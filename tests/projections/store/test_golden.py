@@ -17,7 +17,6 @@ the diff: only new lines may appear).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from uuid import UUID
 
@@ -70,6 +69,7 @@ from domain.tarocchi.seats import TableSeating
 from projections.store.app import CanonicalTranscoder, ChainMapper
 from projections.store.canonical import canonical_json
 from projections.store.facts import FACT_CLASSES, FACT_NAMED, TOPIC_OF, StoredFact
+from tests.replacing import replace
 
 GOLDEN_V1 = Path(__file__).parent / "golden" / "stored_events.jsonl"
 GOLDEN_V2 = Path(__file__).parent / "golden" / "stored_events_v2.jsonl"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import msgspec
 import pytest
 
 from domain.cards import DECK, Card
@@ -70,8 +71,7 @@ def test_a_claimed_deal_that_does_not_follow_from_its_seed_is_refused(store: Mat
     seed = smazzata_seed(Seed(bytes([33, 0]) * 8), 0)
     honest = store.catalog["toy"].engine.deal(None, loaded.state.seating, 0, 0, seed)
     first = honest[0]
-    swapped = type(first)(**{**{f: getattr(first, f) for f in first.__dataclass_fields__},
-                             "hands": tuple(reversed(first.hands))})
+    swapped = msgspec.structs.replace(first, hands=tuple(reversed(first.hands)))
     before = [r.state for r in store.stored(loaded.stream)]
     with pytest.raises(RuleViolation, match=r"\[deal-from-seed\]"):
         store.execute(loaded.stream, DealSmazzata(seed, claimed=(swapped, *honest[1:])),

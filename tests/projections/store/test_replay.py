@@ -4,7 +4,6 @@ live, on both databases."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from uuid import UUID
 
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +17,7 @@ from projections.store.app import Loaded, MatchStore
 from projections.verify.streams import verify_stream
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, play_into
+from tests.replacing import replace
 
 DEMOS = demo_set(Seed(b"\x42" * 16))
 _EXAMPLES = itertools.count()

@@ -6,7 +6,6 @@ write is stored, also when two writers race, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from uuid import UUID, uuid4
 
 import pytest
@@ -21,6 +20,7 @@ from projections.verify.streams import verify_store
 from tests.domain.record.toy import TOY_CATALOG
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, record_toy_match, toy_setup
+from tests.replacing import replace
 
 
 def _with_seed(seed: Seed) -> object:

@@ -10,7 +10,6 @@ signature". On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import cast
@@ -39,6 +38,7 @@ from projections.store.signatures import (
 from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.recording import BY, START, arbiter_signer, play_into
+from tests.replacing import replace
 from tests.verbale_cli import run
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

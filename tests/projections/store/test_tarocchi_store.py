@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -44,6 +43,7 @@ from projections.store.tarocchi import (
 from projections.verify.streams import verify_store
 from tests.projections.conftest import Backend
 from tests.projections.store.tampering import Tamperer
+from tests.replacing import replace
 
 EXAMPLES = Path(__file__).parents[3] / "docs" / "examples" / "tarocchi"
 AT = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

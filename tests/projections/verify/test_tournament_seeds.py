@@ -4,7 +4,6 @@ created before the commitment and a forged reveal are each a finding naming what
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID, uuid4
 
@@ -17,6 +16,7 @@ from projections.store.app import MatchStore, stored_stream
 from projections.verify.streams import verify_store
 from projections.verify.verdicts import Verdict
 from tests.projections.store.recording import BY, START, toy_setup
+from tests.replacing import replace
 
 PUBLIC = "drand quicknet 4242: 9f3c"
 

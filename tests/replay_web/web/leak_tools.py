@@ -16,7 +16,7 @@ import hashlib
 import html
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +33,7 @@ from replay_web.web.app import create_app
 from replay_web.web.records import RecordHead, Replay, head_of, replay_of
 from tests.domain.record.live import LiveMatch
 from tests.domain.test_observation import hidden_from
+from tests.replacing import replace
 
 SECRET = b"k" * 32
 MATCH_ID = UUID("00000000-0000-4000-8000-00000000000b")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -25,6 +24,7 @@ from replay_web.svg_cards import default_title
 from replay_web.web.api import openapi_document, scores_data
 from replay_web.web.app import create_app
 from replay_web.web.records import HeldReplays, Replay, replay_of
+from tests.replacing import replace
 from tests.replay_web.demo import Demo
 from tests.replay_web.web.conftest import as_arbiter
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -27,6 +27,7 @@ from replay_web.web.app import Services, create_app
 from replay_web.web.records import Replay, replay_of
 from replay_web.web.step import ViewName, step_data
 from tests.domain.test_observation import with_hidden_swapped
+from tests.replacing import replace
 from tests.replay_web.web.conftest import as_arbiter, close_app
 from tests.replay_web.web.leak_tools import (
     MATCH_ID,

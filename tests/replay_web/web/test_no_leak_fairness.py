@@ -20,7 +20,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 from urllib.parse import urlencode
@@ -39,6 +39,7 @@ from projections.fairness.report import fairness_report
 from projections.fairness.selection import Criteria, Selection, select_deals
 from projections.store.listing import Filters, list_matches
 from replay_web.web import fairness as page
+from tests.replacing import replace
 from tests.replay_web.web.conftest import as_arbiter
 from tests.replay_web.web.leak_tools import hidden_at
 
