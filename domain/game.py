@@ -110,7 +110,9 @@ class Game:
     `transcriber` how a hand record of it is folded (None: it cannot be transcribed);
     `default_format` the format a match has when none is named; `categories` the rows of a
     smazzata's breakdown (SmazzataEnded), as a score sheet or a claim names them; `vp_table`
-    whether the VP tables (domain/vp_tables.toml) have columns for it.
+    whether the VP tables (domain/vp_tables.toml) have columns for it; `recorded` whether the
+    match record's catalog holds it (a stored match of it needs its options' stored layout,
+    projections/store/facts.py).
     """
 
     name: str
@@ -121,6 +123,7 @@ class Game:
     default_format: str
     categories: tuple[str, ...]
     vp_table: bool = True
+    recorded: bool = True
 
     @property
     def engine(self) -> GameEngine[Any, Any]:

@@ -51,8 +51,8 @@ def games() -> tuple[Game, ...]:
 
 
 def record_catalog() -> dict[str, GameRules]:
-    """The match record's catalog: each registered game's rules by name (domain/record)."""
-    return {game.name: game.rules for game in _REGISTRY.values()}
+    """The match record's catalog: each recorded game's rules by name (domain/record)."""
+    return {game.name: game.rules for game in _REGISTRY.values() if game.recorded}
 
 
 _BUILT_IN = (CIRULLA, BRISCOLA, SCOPA)

@@ -373,6 +373,15 @@ def added_points(totals: tuple[int, int], result: SmazzataResult) -> tuple[int, 
     return totals[0] + result.points[0], totals[1] + result.points[1]
 
 
+def smazzata_winner(fmt: MatchFormat, result: SmazzataResult) -> int | None:
+    """The side a regular smazzata counts as won (None: nobody): the side it adds a smazzata
+    to in a match counted in smazzate won, else the side with more points."""
+    rules = format_rules(fmt.game)
+    if rules.unit(fmt) == "smazzate":
+        return _leader(rules.add_totals(fmt, (0, 0), result))
+    return _leader(result.points)
+
+
 def briscola_smazzata_winner(result: SmazzataResult) -> int | None:
     """004: "vince la singola smazzata ... chi ha totalizzato ... almeno pari a 61 punti"."""
     for side in (0, 1):

@@ -28,6 +28,7 @@ from domain.vp_table import (
     parse_vp_table,
     row_for_mp,
 )
+from domain.vp_table_data import vp_games
 from replay_web.cli import UsageProblem, cli
 from replay_web.i18n import _, translate, translate_error
 
@@ -51,9 +52,9 @@ def read_vp_table(path: str) -> tuple[DeclaredVpTable, VpTable]:
 
 def declared_for_both_games(path: str) -> DeclaredVpTable:
     """The table of `path` as the demo's tournaments (one per game) declare it: it must have a
-    table for Cirulla and one for Briscola."""
+    table for Cirulla and one for Briscola (each game with VP tables, domain/games.py)."""
     declared, table = read_vp_table(path)
-    for game in ("cirulla", "briscola"):
+    for game in vp_games():
         try:
             table.game(game)
         except VpTableError as error:
@@ -73,8 +74,6 @@ def _plain_format(game: str, text: str) -> MatchFormat:
     try:
         return MatchFormat.parse(text, game)
     except MatchFormatError:
-        if game != "briscola":
-            raise
         try:
             return MatchFormat.parse(text, game, smazzate_pari=True)
         except MatchFormatError:
@@ -91,7 +90,7 @@ def _split(winner_vp: int) -> str:
 
 
 @cli.command("vp")
-@click.option("--game", type=click.Choice(["cirulla", "briscola"]), required=True,
+@click.option("--game", type=click.Choice(vp_games()), required=True,
               help="The game whose VP table to read.")
 @click.option("--format", "format_text", required=True,
               help="The match format: 7pt … 51pt or 1..6 smazzate (Cirulla); punti, 1, 2 or 3 "

@@ -5,7 +5,7 @@ The adapter only translates: the ruleset (no options) to and from MatchCreated's
 smazzata into match_format's SmazzataResult, and a timeout or abandon into domain/penalty.py's
 settlement (S7: the scope already made are kept, the four points of carte, denari, settebello
 and primiera, still open until the smazzata ends, go to the opponent). Scopa has no transcriber
-and no VP table.
+and no VP table, and is not yet in the match record's catalog (`recorded`).
 """
 
 from __future__ import annotations
@@ -78,4 +78,7 @@ RULES: GameRulesOf[ScopaState, ScopaRules, MatchFormat, SmazzataResult] = ScopaG
 
 SCOPA = Game(name="scopa", rules=RULES, formats=FORMATS,
              penalty=PenaltyRules(cap=OPEN_POINTS), transcriber=None, default_format="11pt",
-             categories=CATEGORIES, vp_table=False)
+             categories=CATEGORIES, vp_table=False,
+             # not in the match record's catalog until the store has the stored layout of its
+             # options (projections/store/facts.py, OPTION_TYPES)
+             recorded=False)

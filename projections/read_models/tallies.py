@@ -20,8 +20,8 @@ from domain.match_format import (
     MatchFormat,
     MatchFormatError,
     SmazzataResult,
-    briscola_smazzata_winner,
     match_status,
+    smazzata_winner,
 )
 from domain.record.catalog import parse_format
 from domain.record.events import MatchEnded, TournamentCreated
@@ -169,8 +169,8 @@ def _table(session: Session, partita: Partita) -> VpTable:
 
 
 def _won(fmt: MatchFormat | None, result: SmazzataResult) -> int | None:
-    if fmt is not None and fmt.game == "briscola":
-        return briscola_smazzata_winner(result)
+    if fmt is not None:
+        return smazzata_winner(fmt, result)
     points = result.points
     return None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
 

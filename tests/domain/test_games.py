@@ -24,7 +24,7 @@ def test_each_game_is_one_object_named_alike_throughout(name: str) -> None:
     game = game_named(name)
     assert isinstance(game, Game)
     assert game.name == game.rules.name == game.engine.name == name
-    assert CATALOG[name] is game.rules
+    assert CATALOG.get(name, game.rules) is game.rules
     assert format_rules(name) is game.formats
 
 
@@ -53,7 +53,8 @@ def test_the_default_format_of_each_game_is_one_of_its_formats(name: str) -> Non
 
 def test_the_record_catalog_is_the_registry_s() -> None:
     assert record_catalog() == CATALOG
-    assert list(CATALOG) == NAMES
+    assert list(CATALOG) == [game.name for game in games() if game.recorded]
+    assert list(CATALOG) == ["cirulla", "briscola"]   # Scopa waits for its stored layout
 
 
 def test_only_the_games_with_a_transcriber_can_be_transcribed() -> None:
