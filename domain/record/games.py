@@ -1,6 +1,7 @@
 """What the match record needs of a game: its engine and how its matches are scored and end.
 
-Each game provides a `GameRulesOf[S, R, F, X]` (domain/record/catalog.py lists them): S its
+Each game provides a `GameRulesOf[S, R, F, X]` (its package's game.py; the game registry,
+domain/games.py, lists them and domain/record/catalog.py's CATALOG holds them): S its
 smazzata state, R its ruleset, F its match format, X what the format needs of a finished
 smazzata. The record itself knows no game: `set_up` resolves a match's game once, when
 MatchCreated is folded, into a `TableSetup` (the rules, the ruleset and the match format parsed
