@@ -33,7 +33,7 @@ from domain.record.events import IrregularityNoted
 from domain.record.match import initial
 from domain.shuffle import Seed
 from domain.text import say
-from projections.store.app import MatchStore
+from projections.store.app import CanonicalTranscoder, MatchStore
 from projections.store.codec import CodecError, decode, decode_record, encode
 from projections.store.facts import FACT_CLASSES, StoredFact, _typed_options, record_bytes
 from replay_web.cli import _register, cli
@@ -274,3 +274,34 @@ def test_every_demo_record_decodes_to_the_same_events(demo_store: Backend) -> No
             assert by is not None and old_bytes(old_form(by)) == old_bytes(record["recorded_by"])
     finally:
         store.close()
+
+
+# ---- the store's parse of a row ---------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | INT | st.floats(allow_nan=False, allow_infinity=False) | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12)
+ODD_ROWS = [b'"\\ud800"', b"1e400", b"NaN", b'"\xff"', b"\xef\xbb\xbf{}", b'{"a":1,"a":2}',
+            b"[1,]", b"  {}  ", b'"\\ud83d\\ude00"', b"-0", b"01"]
+
+
+def _parsed(parse: Any, data: bytes) -> Any:
+    try:
+        return ("value", parse(data))
+    except ValueError as error:   # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return ("refused", type(error).__name__)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_the_store_parses_a_row_as_json_loads_does(value: Any, canonical: bool) -> None:
+    data = old_bytes(value) if canonical else json.dumps(value).encode()
+    assert CanonicalTranscoder().decode(data) == json.loads(data)
+
+
+@pytest.mark.parametrize("data", ODD_ROWS)
+def test_what_msgspec_refuses_is_parsed_or_refused_as_json_loads_does(data: bytes) -> None:
+    transcoder = CanonicalTranscoder()
+    assert repr(_parsed(transcoder.decode, data)) == repr(
+        _parsed(lambda d: json.loads(d.decode("utf-8")), data))
