@@ -43,7 +43,7 @@ from domain.record.commands import (
     TranscribeDeal,
     TranscribeTags,
 )
-from domain.record.decide import decide_checked, restated
+from domain.record.decide import decide_folded, restated
 from domain.record.decide_claims import TAGS_VERSION, claim_differences, result_difference
 from domain.record.events import (
     LIVE,
@@ -175,7 +175,7 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
     version = index + 1
     command = _infer(state, stream, index)
     try:
-        decided = decide_checked(state, command, at)
+        decided, folded = decide_folded(state, command, at)
     except RuleViolation as refused:
         # How many recorded events this action holds is unknown: the replay cannot go on.
         raise _Stop(Finding(version, refused.rule, refused.message)) from None
@@ -188,6 +188,12 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
     if differs:
         findings.extend(differs)
         return _go_on(state, stream, index, len(expected)), index + len(expected)
+    if expected is decided.events and not isinstance(command, ClaimScore):
+        # What `decide` gave is what was recorded: its fold is the replay's (not folded twice).
+        findings.extend(_irregularity(index + offset + 1, wanted)
+                        for offset, wanted in enumerate(expected)
+                        if isinstance(wanted, IrregularityNoted))
+        return folded, index + len(expected)
     for offset, wanted in enumerate(expected):
         state = evolve(state, wanted, at)
         if isinstance(wanted, IrregularityNoted):

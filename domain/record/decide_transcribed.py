@@ -22,7 +22,8 @@ from domain.record.commands import (
     TranscribeDeal,
 )
 from domain.record.events import IrregularityNoted
-from domain.record.match import MatchEvent, MatchState, Phase, evolve, thought, with_changes
+from domain.record.match import MatchEvent, MatchState, Phase, evolve, thought
+from domain.record.match import played as state_played
 from domain.record.outcomes import outcomes_folded
 from domain.record.refusal import RecordRefused, need
 from domain.record.transcription import Transcriber, transcriber
@@ -146,10 +147,8 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
                 folded = evolve(folded, event, at)
         return Decided(completed, notes), folded
     bank, seen = thought(state, move.seat, at)
-    return Decided(events, notes), with_changes(state, game=after, phase=Phase.PLAY,
-                                                version=state.version + len(events),
-                                                last_at=at, bank_used_ms=bank,
-                                                last_action=seen)
+    return Decided(events, notes), state_played(state, after, state.version + len(events), at,
+                                                bank, seen)
 
 
 def _noted(state: MatchState, command: RecordIrregularPlay,

@@ -9,13 +9,13 @@ was recorded. Between smazzate the record asks for a seed commitment (COMMIT), t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from operator import attrgetter
 from typing import Any
 
-from domain.building import builder
+from domain.building import builder, changer
 from domain.events import CardPlayed, PlayEvent, SmazzataEnded
 from domain.game import GameEngine
 from domain.record.clock import millis
@@ -58,24 +58,22 @@ class Phase(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchState:
+class Steady:
+    """What a match changes a few times a smazzata at most: the setup, the players' facts, the
+    ended smazzate, the seeds. Every MatchState of a smazzata holds the same one, by reference:
+    a play builds a new MatchState of seven fields, never a copy of these (issue 24)."""
+
     catalog: Mapping[str, GameRules]
-    phase: Phase = Phase.NEW
-    version: int = 0
     created: MatchCreated | None = None
     setup: TableSetup[Any, Any, Any, Any] | None = None   # the game, resolved at MatchCreated
     smazzata: int = 0
     dealer: int = 0
     commitment: str | None = None
-    game: Any = None   # the game's state during a smazzata (setup.rules' state type)
     ended: tuple[SmazzataEnded, ...] = ()
     results: tuple[Any, ...] = ()     # the game's result of each ended smazzata
     revealed: tuple[tuple[int, str], ...] = ()
     annulled: frozenset[int] = frozenset()
     adjustment: tuple[int, int] = (0, 0)
-    last_at: datetime | None = None
-    bank_used_ms: tuple[int, ...] = ()
-    last_action: tuple[datetime | None, ...] = ()
     forfeit: int | None = None   # the seat whose timeout or abandon is ending the match
     result: MatchEnded | None = None
     provenance: Provenance = LIVE
@@ -87,25 +85,127 @@ class MatchState:
     tags: tuple[tuple[str, str], ...] = ()     # a transcribed record's header (TagsTranscribed)
     content_hash: str | None = None
     claims: tuple[tuple[int, ScoreClaimed], ...] = ()   # (version, fact)
+    transcribed: bool = False   # provenance.transcribed, read on every play
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The match after its events: what each play changes (the game's state, the version, the
+    clock) in its own fields, the rest in `steady`, read through properties of the same names."""
+
+    steady: Steady
+    phase: Phase = Phase.NEW
+    version: int = 0
+    game: Any = None   # the game's state during a smazzata (setup.rules' state type)
+    last_at: datetime | None = None
+    bank_used_ms: tuple[int, ...] = ()
+    last_action: tuple[datetime | None, ...] = ()
+
+    @property
+    def catalog(self) -> Mapping[str, GameRules]:
+        return self.steady.catalog
+
+    @property
+    def created(self) -> MatchCreated | None:
+        return self.steady.created
+
+    @property
+    def setup(self) -> TableSetup[Any, Any, Any, Any] | None:
+        return self.steady.setup
+
+    @property
+    def smazzata(self) -> int:
+        return self.steady.smazzata
+
+    @property
+    def dealer(self) -> int:
+        return self.steady.dealer
+
+    @property
+    def commitment(self) -> str | None:
+        return self.steady.commitment
+
+    @property
+    def ended(self) -> tuple[SmazzataEnded, ...]:
+        return self.steady.ended
+
+    @property
+    def results(self) -> tuple[Any, ...]:
+        return self.steady.results
+
+    @property
+    def revealed(self) -> tuple[tuple[int, str], ...]:
+        return self.steady.revealed
+
+    @property
+    def annulled(self) -> frozenset[int]:
+        return self.steady.annulled
+
+    @property
+    def adjustment(self) -> tuple[int, int]:
+        return self.steady.adjustment
+
+    @property
+    def forfeit(self) -> int | None:
+        return self.steady.forfeit
+
+    @property
+    def result(self) -> MatchEnded | None:
+        return self.steady.result
+
+    @property
+    def provenance(self) -> Provenance:
+        return self.steady.provenance
+
+    @property
+    def visibility(self) -> TableVisibility:
+        return self.steady.visibility
+
+    @property
+    def contributions(self) -> tuple[tuple[int, str], ...]:
+        return self.steady.contributions
+
+    @property
+    def match_seed(self) -> str | None:
+        return self.steady.match_seed
+
+    @property
+    def irregularities(self) -> tuple[tuple[int, IrregularityNoted], ...]:
+        return self.steady.irregularities
+
+    @property
+    def tags(self) -> tuple[tuple[str, str], ...]:
+        return self.steady.tags
+
+    @property
+    def content_hash(self) -> str | None:
+        return self.steady.content_hash
+
+    @property
+    def claims(self) -> tuple[tuple[int, ScoreClaimed], ...]:
+        return self.steady.claims
 
     @property
     def transcribed(self) -> bool:
-        return self.provenance.transcribed
+        return self.steady.transcribed
 
     @property
     def rules(self) -> GameRules:
-        if self.setup is None:
+        setup = self.steady.setup
+        if setup is None:
             raise ValueError(say("the match has not been created"))
-        return self.setup.rules
+        return setup.rules
 
     @property
     def ruleset(self) -> Any:
         """The game's ruleset (its own type), None before MatchCreated."""
-        return None if self.setup is None else self.setup.ruleset
+        setup = self.steady.setup
+        return None if setup is None else setup.ruleset
 
     @property
     def seating(self) -> Seating | None:
-        return None if self.setup is None else self.setup.seating
+        setup = self.steady.setup
+        return None if setup is None else setup.seating
 
     @property
     def engine(self) -> GameEngine[Any, Any]:
@@ -113,8 +213,9 @@ class MatchState:
 
     def counted(self, annulled: frozenset[int] | None = None) -> tuple[Any, ...]:
         """Results of the smazzate that count: every ended one not annulled by the arbiter."""
-        skip = self.annulled if annulled is None else annulled
-        return tuple(r for e, r in zip(self.ended, self.results, strict=True)
+        steady = self.steady
+        skip = steady.annulled if annulled is None else annulled
+        return tuple(r for e, r in zip(steady.ended, steady.results, strict=True)
                      if e.number not in skip)
 
     def to_move(self) -> int | None:
@@ -123,25 +224,39 @@ class MatchState:
         return self.engine.to_move(self.game)
 
 
-_FIELDS = tuple(f.name for f in fields(MatchState))
-_VALUES = attrgetter(*_FIELDS)
-_INDEX = {name: index for index, name in enumerate(_FIELDS)}
+_PLAY_FIELDS = ("phase", "version", "game", "last_at", "bank_used_ms", "last_action")
+_VALUES = attrgetter("steady", *_PLAY_FIELDS)
+_INDEX = {name: index for index, name in enumerate(_PLAY_FIELDS, start=1)}
 _build = builder(MatchState)
+_steady_with = changer(Steady)
 
 
 def with_changes(state: MatchState, **changes: Any) -> MatchState:
-    """`dataclasses.replace(state, **changes)` without its introspection of the fields on every
-    call: the fold rebuilds the state for every play event, and `replace` was the largest own
-    time of the notation benchmark (docs/benchmarks.md, issue 12). Built by `builder`: a
-    MatchState has some thirty fields, each set by name by the class's own `__init__`."""
+    """`dataclasses.replace(state, **changes)`, any field by its name, the steady ones too
+    (`state.steady` then replaced by a changed copy), without `replace`'s look at the fields on
+    every call."""
     values = list(_VALUES(state))
+    steady: dict[str, Any] = {}
     for name, value in changes.items():
-        values[_INDEX[name]] = value
+        at = _INDEX.get(name)
+        if at is None:
+            steady[name] = value
+        else:
+            values[at] = value
+    if steady:
+        values[0] = _steady_with(values[0], **steady)
     return _build(*values)
 
 
+def played(state: MatchState, game: Any, version: int, at: datetime,
+           bank_used_ms: tuple[int, ...], last_action: tuple[datetime | None, ...]) -> MatchState:
+    """The state after a play that does not end the smazzata: only the per-play fields are new,
+    the steady part is the same object."""
+    return _build(state.steady, Phase.PLAY, version, game, at, bank_used_ms, last_action)
+
+
 def initial(catalog: Mapping[str, GameRules]) -> MatchState:
-    return MatchState(catalog=catalog)
+    return MatchState(Steady(catalog))
 
 
 def evolve(state: MatchState, event: MatchEvent, at: datetime) -> MatchState:
@@ -183,37 +298,41 @@ def _changes(state: MatchState, event: MatchEvent) -> dict[str, Any]:
 
 def _created(state: MatchState, event: MatchCreated) -> dict[str, Any]:
     seats = len(event.players)
+    provenance = event.provenance or LIVE
     setup = set_up(state.catalog[event.game], event.ruleset, event.match_format, seats)
     return {"created": event, "setup": setup, "phase": Phase.COMMIT, "smazzata": 0,
             "dealer": event.first_dealer, "bank_used_ms": (0,) * seats,
-            "last_action": (None,) * seats, "provenance": event.provenance or LIVE,
+            "last_action": (None,) * seats, "provenance": provenance,
+            "transcribed": provenance.transcribed,
             "visibility": event.visibility or NO_OPTIONS}
 
 
 def _play(state: MatchState, event: PlayEvent, at: datetime) -> MatchState:
-    """Play events are most of a match: one `with_changes` each (verify folds every one)."""
-    engine = state.engine
+    """Play events are most of a match: a play builds the seven fields of a MatchState, its
+    steady part kept (verify folds every one)."""
+    steady = state.steady
+    setup = steady.setup
+    assert setup is not None
     game = state.game
-    if state.phase in (Phase.DEAL, Phase.COMMIT):
+    phase = state.phase
+    if phase is Phase.DEAL or phase is Phase.COMMIT:
         # COMMIT: a transcribed deal, which has no seed to commit to.
-        assert state.seating is not None
-        game = engine.initial(state.ruleset, state.seating)
-    if state.transcribed:
-        game = transcriber(state.rules.name).fold(game, event)
+        game = setup.rules.engine.initial(setup.ruleset, setup.seating)
+    if steady.transcribed:
+        game = transcriber(setup.rules.name).fold(game, event)
     else:
-        game = engine.evolve(game, event)
+        game = setup.rules.engine.evolve(game, event)
     version = state.version + 1
+    if type(event) is CardPlayed:
+        bank, seen = thought(state, event.seat, at)
+        return _build(steady, Phase.PLAY, version, game, at, bank, seen)
     if isinstance(event, SmazzataEnded):
         ended = with_changes(state, game=game, phase=Phase.REVEAL,
-                             ended=(*state.ended, event),
-                             results=(*state.results, state.rules.result(game, event)),
+                             ended=(*steady.ended, event),
+                             results=(*steady.results, setup.rules.result(game, event)),
                              version=version, last_at=at)
-        return ended if state.commitment is not None else _next_smazzata(ended)
-    if isinstance(event, CardPlayed):
-        bank, seen = thought(state, event.seat, at)
-        return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at,
-                            bank_used_ms=bank, last_action=seen)
-    return with_changes(state, game=game, phase=Phase.PLAY, version=version, last_at=at)
+        return ended if steady.commitment is not None else _next_smazzata(ended)
+    return _build(steady, Phase.PLAY, version, game, at, state.bank_used_ms, state.last_action)
 
 
 def thought(state: MatchState, seat: int,
