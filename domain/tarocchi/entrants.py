@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from domain.events import Fact
 from domain.text import say
 
 
@@ -12,8 +12,7 @@ class EntrantError(ValueError):
     """An entrant list that cannot make a 003 tournament."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entrant:
+class Entrant(Fact, frozen=True):   # stored inside Tarocchi events: strict like them
     """One place in the tournament: a player (`members` empty) or a team.
 
     003 art. 2: "alcuni giocatori potranno anche associarsi in squadra e decidere di partecipare

@@ -10,9 +10,9 @@ TQ3).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 
+from domain.events import Fact
 from domain.text import say
 
 TURNS = 4
@@ -62,8 +62,7 @@ def table_index(letter: str) -> int:
     return index - 1
 
 
-@dataclass(frozen=True, slots=True)
-class TableSeating:
+class TableSeating(Fact, frozen=True):   # stored inside Tarocchi events: strict like them
     """One table of one turn: the entrants' numbers at North, West, South and East."""
 
     letter: str

@@ -305,3 +305,15 @@ def test_what_msgspec_refuses_is_parsed_or_refused_as_json_loads_does(data: byte
     transcoder = CanonicalTranscoder()
     assert repr(_parsed(transcoder.decode, data)) == repr(
         _parsed(lambda d: json.loads(d.decode("utf-8")), data))
+
+
+def test_a_nested_value_with_an_unknown_field_is_refused_naming_it() -> None:
+    created = {"entrants": [{"members": [], "name": "Turi"}, {"name": "Nina", "members": [],
+                                                              "x": 1}],
+               "final": "fasce", "name": "T", "recomposition": "precostituito",
+               "seating_commitment": "ab", "sorteggio_commitment": "cd"}
+    where = "TarocchiTournamentCreated (event 1)"
+    with pytest.raises(CodecError) as from_bytes:
+        decode_record(FACTS["TarocchiTournamentCreated"].domain_type,
+                      old_bytes({"data": created}), where)
+    assert str(from_bytes.value) == (f"{where}.entrants[1]: Object contains unknown field `x`")
