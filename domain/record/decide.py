@@ -8,7 +8,7 @@ justify are refused with `RecordRefused` (a RuleViolation naming the rule).
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from domain.game import DeclareAccuso, PlayCard
 from domain.record import decide_claims as claims
@@ -72,7 +72,16 @@ def decide_folded(state: MatchState, command: MatchCommand,
     """`decide_checked`, and `state` with its events folded at `at` (as `evolve` folds them one
     by one): the end of a smazzata, which completing its events folds already, is not folded
     twice (its score is the costly part)."""
-    decided, folded = _checked(state, command, at)
+    if type(command) is PlayCard and state.phase is Phase.PLAY:
+        # Most commands of a record: of the record's checks only the clock's refuses a play in
+        # play. A transcribed play is decided and folded at once.
+        _check_clock(state, at)
+        if state.steady.transcribed:
+            return transcribed.play(state, command, at)
+        events, folded = outcomes_folded(state, cut_short(state, _play(state, command)), at)
+        decided = Decided(events)
+    else:
+        decided, folded = _checked(state, command, at)
     if folded is None:
         folded = state
         for event in decided.events:
@@ -148,10 +157,13 @@ def _transcription(state: MatchState, command: TranscribeDeal | TranscribeAccuso
 
 
 def _check_clock(state: MatchState, at: datetime) -> None:
-    try:
-        moment = utc(at)
-    except ClockError as error:
-        raise RecordRefused("clock", said_of(error) or str(error)) from None
+    if at.tzinfo is UTC:   # what the record writes: no conversion to make
+        moment = at
+    else:
+        try:
+            moment = utc(at)
+        except ClockError as error:
+            raise RecordRefused("clock", said_of(error) or str(error)) from None
     if state.last_at is not None and moment < state.last_at:
         raise RecordRefused("clock", say("time {time} is before the previous event ({previous}): "
                                          "the record only goes forward", time=stamp(moment),

@@ -113,27 +113,30 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
     events lead to, so the match state is built once (the play and what follows by itself);
     the end of a smazzata, a cappotto that cuts it short and an irregularity are folded by the
     record's own `outcomes_folded` and `evolve`, event by event."""
-    rules = _transcribed(state, IRREGULAR_PLAY)
+    steady = state.steady
+    setup = steady.setup
+    if not steady.transcribed or setup is None:
+        _transcribed(state, IRREGULAR_PLAY)   # refused
+    assert setup is not None
+    rules = transcriber(setup.rules.name)
     need(state, Phase.PLAY, PLAY_A_CARD)
-    irregular = isinstance(command, RecordIrregularPlay)
     move = command.play if isinstance(command, RecordIrregularPlay) else command
-    check = rules.check_play(state.game, move.seat, move.card, move.capture, move.matta_value)
-    if not irregular and check.broken:
+    game = state.game
+    check = rules.check_play(game, move.seat, move.card, move.capture, move.matta_value)
+    if check.broken and type(command) is not RecordIrregularPlay:
         first = check.broken[0]
         raise RecordRefused(first.rule, say("{message}; a play the table accepted is recorded "
                                             "as an irregularity, noted by whoever noted it",
                                             message=first.message))
     events: tuple[MatchEvent, ...]
-    events, follow, played, after = rules.play_events(state.game, move.seat, move.card,
-                                                      move.capture)
-    notes = (*check.unverifiable, *follow.unverifiable)
+    events, follow, played, after = rules.play_events(game, move.seat, move.card, move.capture)
+    notes = check.unverifiable + follow.unverifiable
     kept = 1
     if isinstance(command, RecordIrregularPlay):
         noted = _noted(state, command, check)
         events, kept = (events[0], *noted, *events[1:]), 1 + len(noted)
-    setup = state.setup
     ends = isinstance(events[-1], SmazzataEnded)   # a play's SmazzataEnded comes last
-    if move.capture and setup is not None and not ends:
+    if move.capture and steady.cuts_short and not ends:
         # C11: a play completing a cappotto may end the smazzata there (outcomes.cut_short),
         # judged on the game right after the play.
         ended = setup.cut_short(played)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from operator import attrgetter
 from typing import Any
@@ -18,7 +18,6 @@ from typing import Any
 from domain.building import builder, changer
 from domain.events import CardPlayed, PlayEvent, SmazzataEnded
 from domain.game import GameEngine
-from domain.record.clock import millis
 from domain.record.events import (
     LIVE,
     Abandoned,
@@ -45,6 +44,7 @@ from domain.text import say
 
 MatchEvent = MatchFact | TagsTranscribed | ScoreClaimed | PlayEvent
 PLAY_EVENT_TYPES = PlayEvent.__args__
+_MILLISECOND = timedelta(milliseconds=1)
 NO_OPTIONS = TableVisibility()
 
 
@@ -85,7 +85,10 @@ class Steady:
     tags: tuple[tuple[str, str], ...] = ()     # a transcribed record's header (TagsTranscribed)
     content_hash: str | None = None
     claims: tuple[tuple[int, ScoreClaimed], ...] = ()   # (version, fact)
-    transcribed: bool = False   # provenance.transcribed, read on every play
+    # Facts of the setup read on every play, set at MatchCreated: provenance.transcribed, and
+    # whether the format may end a smazzata at the play that completes a cappotto (C11).
+    transcribed: bool = False
+    cuts_short: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +307,7 @@ def _created(state: MatchState, event: MatchCreated) -> dict[str, Any]:
             "dealer": event.first_dealer, "bank_used_ms": (0,) * seats,
             "last_action": (None,) * seats, "provenance": provenance,
             "transcribed": provenance.transcribed,
+            "cuts_short": setup.rules.may_cut_short(setup.match_format),
             "visibility": event.visibility or NO_OPTIONS}
 
 
@@ -339,7 +343,7 @@ def thought(state: MatchState, seat: int,
             at: datetime) -> tuple[tuple[int, ...], tuple[datetime | None, ...]]:
     """A play spends the seat's thinking time: from the previous event to this one."""
     since = state.last_at
-    spent = millis(at - since) if since is not None else 0
+    spent = (at - since) // _MILLISECOND if since is not None else 0   # clock.millis
     bank, seen = list(state.bank_used_ms), list(state.last_action)
     if 0 <= seat < len(bank):   # a list's item set costs less than a tuple built by a loop
         bank[seat] += spent

@@ -51,9 +51,9 @@ def cut_short(state: MatchState, events: tuple[MatchEvent, ...]) -> tuple[MatchE
     moment follows instead, its `unplayed` cards listed. `with_outcomes` then adds the
     MatchEnded in the same action.
     """
-    if state.phase is not Phase.PLAY or not events or not isinstance(events[0], CardPlayed) \
-            or state.setup is None:
-        return events
+    if not state.steady.cuts_short or state.phase is not Phase.PLAY or not events \
+            or not isinstance(events[0], CardPlayed) or state.setup is None:
+        return events   # most plays: the format never cuts a smazzata short
     if any(isinstance(e, SmazzataEnded) for e in events):
         return events   # the last play: the smazzata ends as usual (C9), cappotto or not
     play = events[0]
