@@ -50,6 +50,12 @@ def games() -> tuple[Game, ...]:
     return tuple(_REGISTRY.values())
 
 
+def recorded_names() -> tuple[str, ...]:
+    """The names of the games the match record holds, in registration order: what a command's
+    `--game` or a page's game field accepts."""
+    return tuple(game.name for game in _REGISTRY.values() if game.recorded)
+
+
 def record_catalog() -> dict[str, GameRules]:
     """The match record's catalog: each recorded game's rules by name (domain/record)."""
     return {game.name: game.rules for game in _REGISTRY.values() if game.recorded}

@@ -7,6 +7,7 @@ from typing import TextIO, cast
 
 import click
 
+from domain.games import recorded_names
 from projections.store.export import MANIFEST, ExportError
 from projections.store.listing import Filters
 from replay_web.cli import CommandFailed, UsageProblem, cli, database_option
@@ -21,7 +22,7 @@ from replay_web.progress import progress
               help="The match id, or a unique prefix of it.")
 @click.option("--all", "every", is_flag=True,
               help="Every stored match, each to its own file in the directory -o DIR.")
-@click.option("--game", type=click.Choice(["cirulla", "briscola"]), default=None,
+@click.option("--game", type=click.Choice(recorded_names()), default=None,
               help="Every stored match of this game, into the directory -o DIR.")
 @click.option("--tournament", default=None,
               help="Every match of this tournament (the start of its id or a part of its "

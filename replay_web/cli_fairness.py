@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from domain.games import recorded_names
 from domain.record.events import PROVENANCES
 from projections.fairness.choices import ALPHA, POPULATIONS
 from projections.fairness.selection import Criteria, SelectionError, ruleset_option, select_deals
@@ -61,7 +62,7 @@ def _options(_ctx: click.Context, param: click.Parameter,
               help="Only deals dealt on this day (YYYY-MM-DD, UTC) or later.")
 @click.option("--until", default=None, callback=_day,
               help="Only deals dealt on this day (YYYY-MM-DD, UTC) or earlier.")
-@click.option("--game", type=click.Choice(["cirulla", "briscola"]), default=None,
+@click.option("--game", type=click.Choice(recorded_names()), default=None,
               help="Only deals of this game.")
 @click.option("--ruleset", "options", multiple=True, callback=_options, metavar="OPT=VAL",
               help="Only deals of matches whose ruleset has this option (repeatable), e.g. "

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from domain.games import recorded_names
 from domain.record.events import PROVENANCES
 from projections.read_models.queries import (
     HOWS,
@@ -42,7 +43,7 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> str 
 
 
 @cli.command("matches")
-@click.option("--game", type=click.Choice(["cirulla", "briscola"]), default=None,
+@click.option("--game", type=click.Choice(recorded_names()), default=None,
               help="Only matches of this game.")
 @click.option("--tournament", default=None,
               help="Only matches of this tournament: the start of its id, or part of its name.")

@@ -21,6 +21,7 @@ from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
+from domain.games import recorded_names
 from domain.record.events import PROVENANCES
 from projections.fairness.battery import ALPHA, BatteryReport, Outcome, p_text
 from projections.fairness.figures import Figures, Interval
@@ -34,7 +35,7 @@ from replay_web.web.fairness_svg import bars_svg, heatmap_svg, intervals_svg
 
 blueprint = Blueprint("fairness", __name__)
 
-GAMES = ("cirulla", "briscola")
+GAMES = recorded_names()
 KEPT = 8
 
 
