@@ -11,7 +11,7 @@ card itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -23,7 +23,7 @@ from domain.text import say
 from domain.viewing import Observation, Viewer, Visibility
 
 if TYPE_CHECKING:   # the modules below import this one
-    from domain.match_format import FormatRules
+    from domain.match_format import FormatRules, MatchFormat
     from domain.penalty import PenaltyRules
     from domain.record.games import GameRules
     from domain.record.transcription import Transcriber
@@ -100,6 +100,20 @@ def replay(engine: GameEngine[S, R], state: S, events: Iterable[PlayEvent]) -> S
 
 
 @dataclass(frozen=True, slots=True)
+class NotationParts:
+    """A game's part of the hand-record notation (docs/notation.md, importers/notation).
+
+    `markers` pairs each play marker (`!presa-mancata`) with the rule it names, for a play the
+    known cards cannot show irregular; a rule's marker is the last one naming it. `ruleset`
+    gives the options stored in MatchCreated from a Ruleset tag's words and the match's format
+    (ValueError, with a `say` message, for words it refuses).
+    """
+
+    markers: tuple[tuple[str, str], ...]
+    ruleset: Callable[[Sequence[str], MatchFormat], Mapping[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """One game, whole: what every part of verbale asks of it, registered once by name in
     domain/games.py. Each game's package builds its own (domain/cirulla/game.py, ...).
@@ -112,7 +126,8 @@ class Game:
     smazzata's breakdown (SmazzataEnded), as a score sheet or a claim names them; `vp_table`
     whether the VP tables (domain/vp_tables.toml) have columns for it; `recorded` whether the
     match record's catalog holds it (a stored match of it needs its options' stored layout,
-    projections/store/facts.py).
+    projections/store/facts.py); `notation` its part of the hand-record notation (None: it
+    cannot be written as one).
     """
 
     name: str
@@ -124,6 +139,7 @@ class Game:
     categories: tuple[str, ...]
     vp_table: bool = True
     recorded: bool = True
+    notation: NotationParts | None = None
 
     @property
     def engine(self) -> GameEngine[Any, Any]:

@@ -16,7 +16,7 @@ from domain.briscola.match import smazzata_result
 from domain.briscola.scoring import unawarded_points
 from domain.briscola.state import BriscolaRules, BriscolaState
 from domain.events import SmazzataEnded
-from domain.game import Game, GameEngine
+from domain.game import Game, GameEngine, NotationParts
 from domain.match_format import BRISCOLA_CARD_POINTS, MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record import transcription
@@ -80,8 +80,28 @@ class BriscolaGame(SharedFormats):
 
 RULES: GameRulesOf[BriscolaState, BriscolaRules, MatchFormat, SmazzataResult] = BriscolaGame()
 
+
+def written_ruleset(words: Sequence[str], match_format: MatchFormat) -> Mapping[str, str]:
+    """The stored options of a hand record's Ruleset tag (docs/notation.md): vinco subito as
+    the Format tag says, unless a `vinco_subito=true|false` word says otherwise."""
+    ruleset = {"vinco_subito": "true" if match_format.vinco_subito else "false"}
+    for word in words:
+        name, _, value = word.partition("=")
+        if name.replace("-", "_") != "vinco_subito" or value not in ("true", "false"):
+            raise ValueError(say("Briscola ruleset option {option!r}: expected "
+                                 "vinco_subito=true or vinco_subito=false", option=word))
+        ruleset["vinco_subito"] = value
+    return ruleset
+
+
+NOTATION = NotationParts(
+    markers=(("fuori-turno", "turno"), ("presa-mancata", "giocata"),
+             ("presa-sbagliata", "giocata"), ("carta-sbagliata", "carta in mano")),
+    ruleset=written_ruleset)
+
 BRISCOLA = Game(
     name="briscola", rules=RULES, formats=FORMATS,
     # 004: "all'avversario fino a un massimo di 20 punti", of the 120 card points of a smazzata
     penalty=PenaltyRules(cap=20, extra=0, most_unawarded=BRISCOLA_CARD_POINTS),
-    transcriber=transcription.BRISCOLA, default_format="3smazzate", categories=CATEGORIES)
+    transcriber=transcription.BRISCOLA, default_format="3smazzate", categories=CATEGORIES,
+    notation=NOTATION)

@@ -17,11 +17,11 @@ from domain.cirulla.engine import cappotto_made, cut_short, unplayed
 from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.formats import FORMATS
 from domain.cirulla.match import smazzata_result
-from domain.cirulla.ruleset import Ruleset, ruleset_from_dict
+from domain.cirulla.ruleset import Ruleset, ruleset_from_dict, ruleset_from_options
 from domain.cirulla.scoring import CATEGORIES
 from domain.cirulla.state import CirullaState
 from domain.events import SmazzataEnded, SmazzataOutcome
-from domain.game import Game, GameEngine
+from domain.game import Game, GameEngine, NotationParts
 from domain.match_format import MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record import transcription
@@ -88,8 +88,21 @@ class CirullaRules(SharedFormats):
 
 RULES: GameRulesOf[CirullaState, Ruleset, MatchFormat, SmazzataResult] = CirullaRules()
 
+
+def written_ruleset(words: Sequence[str], match_format: MatchFormat) -> Mapping[str, str]:
+    """The stored options of a hand record's Ruleset tag (docs/notation.md)."""
+    return ruleset_from_options(words).options()
+
+
+NOTATION = NotationParts(
+    markers=(("fuori-turno", "turn order"), ("presa-mancata", "C16 presa obbligata"),
+             ("presa-sbagliata", "prese (regole a-c)"), ("carta-sbagliata", "hand"),
+             ("accuso-mancato", "C8 accuso obbligatorio")),
+    ruleset=written_ruleset)
+
 CIRULLA = Game(
     name="cirulla", rules=RULES, formats=FORMATS,
     # 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
     penalty=PenaltyRules(cap=6, extra=1),
-    transcriber=transcription.CIRULLA, default_format="21pt", categories=CATEGORIES)
+    transcriber=transcription.CIRULLA, default_format="21pt", categories=CATEGORIES,
+    notation=NOTATION)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from domain.cards import is_known
+from domain.cirulla.accusi import PLAYER_KINDS
 from domain.events import AccusoDeclared, CardPlayed, SmazzataDealt, SmazzataEnded
 from domain.match_format import MatchFormat, MatchFormatError
 from domain.record.catalog import CATALOG, parse_format
@@ -68,7 +69,7 @@ FORMAT_FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
                 "vinco_subito_ends_smazzata_only", "smazzate_pari", "vp", "cappotto_waits_end")
 """The match format's options, written after its kind in the Format tag (`21pt ko`)."""
 
-PLAYER_ACCUSI = ("cirulla", "decino")
+PLAYER_ACCUSI = PLAYER_KINDS
 """The accusi a player declares; the dealer's quindici and trenta follow from the table."""
 
 _MARKERS = {"turn order": "fuori-turno", "C16 presa obbligata": "presa-mancata",

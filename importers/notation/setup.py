@@ -11,10 +11,10 @@ judges the match itself: `replay.py` decides every command.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from domain.games import games
+from domain.games import game_named, games
 from domain.match_format import MatchFormat, MatchFormatError
 from domain.record.catalog import format_options
 from domain.record.commands import CreateMatch
@@ -22,8 +22,10 @@ from domain.record.events import MatchEnded, Provenance, TableVisibility, TimeCo
 from domain.text import Said, said_of, say
 from importers.notation.model import Pos, WrittenIncident, WrittenMatch
 
-GAMES = tuple(game.name for game in games() if game.transcriber is not None)
-"""The games a hand record may be of: the registered games that can be transcribed."""
+GAMES = tuple(game.name for game in games()
+              if game.transcriber is not None and game.notation is not None)
+"""The games a hand record may be of: the registered games that can be written and
+transcribed."""
 DEFAULT_FORMATS = {game.name: game.default_format for game in games()}
 """The game's default format when the record has no Format tag (as `verbale simulate`)."""
 FORMAT_FLAGS = ("ko", "cappotto_ends", "vinco_subito", "target_strict",
@@ -40,25 +42,20 @@ _DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
 _RESULT = re.compile(r"\s*(-?\d{1,18})\s*[-–]\s*(-?\d{1,18})\s*")
 
 
-RULE_OF_MARKER = {
-    "cirulla": {"fuori-turno": "turn order", "presa-mancata": "C16 presa obbligata",
-                "presa-sbagliata": "prese (regole a-c)", "carta-sbagliata": "hand",
-                "accuso-mancato": "C8 accuso obbligatorio"},
-    "briscola": {"fuori-turno": "turno", "presa-mancata": "giocata",
-                 "presa-sbagliata": "giocata", "carta-sbagliata": "carta in mano"},
-}
-"""The rule each marker names, for a play the known cards cannot show irregular."""
+def _markers(game: str) -> tuple[tuple[str, str], ...]:
+    notation = game_named(game).notation if game in GAMES else None
+    return () if notation is None else notation.markers
 
 
 def rule_of_marker(game: str, marker: str | None) -> str | None:
     """The rule a marker names (`!presa-mancata`: C16), for a play the known cards cannot show
-    irregular."""
-    return RULE_OF_MARKER.get(game, {}).get(marker or "")
+    irregular (the game's NotationParts)."""
+    return dict(_markers(game)).get(marker or "")
 
 
 def marker_of_rule(game: str, rule: str) -> str:
     """The marker of a play that breaks `rule`."""
-    markers = {name: marker for marker, name in RULE_OF_MARKER.get(game, {}).items()}
+    markers = {name: marker for marker, name in _markers(game)}
     return markers.get(rule, "presa-sbagliata")
 
 
@@ -145,28 +142,13 @@ def _format(match: WrittenMatch, game: str) -> MatchFormat:
 
 def _ruleset(match: WrittenMatch, game: str, fmt: MatchFormat) -> Mapping[str, str]:
     text, pos = _tag(match, "Ruleset")
-    options = (text or "").split()
-    if game == "briscola":
-        return _briscola_ruleset(options, fmt, pos)
-    from domain.cirulla.ruleset import ruleset_from_options
-
+    notation = game_named(game).notation
+    assert notation is not None   # GAMES holds only games written in the notation
     try:
-        return ruleset_from_options(options).options()
+        return notation.ruleset((text or "").split(), fmt)
     except ValueError as error:
         raise TagError(pos, "Ruleset", said_of(error) or say("{error}", error=str(error))
                        ) from None
-
-
-def _briscola_ruleset(options: Iterable[str], fmt: MatchFormat, pos: Pos) -> dict[str, str]:
-    ruleset = {"vinco_subito": "true" if fmt.vinco_subito else "false"}
-    for option in options:
-        name, _, value = option.partition("=")
-        if name.replace("-", "_") != "vinco_subito" or value not in ("true", "false"):
-            raise TagError(pos, "Ruleset", say("Briscola ruleset option {option!r}: expected "
-                                               "vinco_subito=true or vinco_subito=false",
-                                               option=option))
-        ruleset["vinco_subito"] = value
-    return ruleset
 
 
 def _visibility(match: WrittenMatch) -> TableVisibility:
