@@ -113,6 +113,27 @@ class NotationParts:
     ruleset: Callable[[Sequence[str], MatchFormat], Mapping[str, str]]
 
 
+Hands = tuple[tuple[Card, ...], ...]
+DealtCards = tuple[Hands, tuple[Card, ...], tuple[Card, ...], Card | None]
+"""A deal's hands by seat, table cards, stock (top first) and face-up card (None: none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealingParts:
+    """How a game deals a smazzata, so that a stored deal can be read back into the deck it was
+    dealt from (the fairness battery, projections/fairness/deals.py).
+
+    `order` gives the deal order and the direction of play (a Direction's value) of a match's
+    stored ruleset options; `deal` deals a deck in that order and direction by the game's own
+    dealing functions; `stock_hands` deals a stock round the table as the smazzata goes on,
+    each round's hands by seat (empty: its cards are drawn in an order play decides).
+    """
+
+    order: Callable[[Mapping[str, str]], tuple[str, str]]
+    deal: Callable[[tuple[Card, ...], str, str, Seating, int], DealtCards]
+    stock_hands: Callable[[tuple[Card, ...], Seating, int], tuple[Hands, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """One game, whole: what every part of verbale asks of it, registered once by name in
@@ -127,7 +148,8 @@ class Game:
     whether the VP tables (domain/vp_tables.toml) have columns for it; `recorded` whether the
     match record's catalog holds it (a stored match of it needs its options' stored layout,
     projections/store/facts.py); `notation` its part of the hand-record notation (None: it
-    cannot be written as one).
+    cannot be written as one); `dealing` how it deals (None: its deals cannot be read back into
+    their decks).
     """
 
     name: str
@@ -140,6 +162,7 @@ class Game:
     vp_table: bool = True
     recorded: bool = True
     notation: NotationParts | None = None
+    dealing: DealingParts | None = None
 
     @property
     def engine(self) -> GameEngine[Any, Any]:

@@ -14,9 +14,11 @@ from domain.briscola import engine as briscola_engine
 from domain.briscola.formats import FORMATS
 from domain.briscola.match import smazzata_result
 from domain.briscola.scoring import unawarded_points
-from domain.briscola.state import BriscolaRules, BriscolaState
+from domain.briscola.state import HAND_SIZE, BriscolaRules, BriscolaState
+from domain.cards import Card
+from domain.dealing import deal_round_robin
 from domain.events import SmazzataEnded
-from domain.game import Game, GameEngine, NotationParts
+from domain.game import DealingParts, DealtCards, Game, GameEngine, Hands, NotationParts
 from domain.match_format import BRISCOLA_CARD_POINTS, MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record import transcription
@@ -94,6 +96,29 @@ def written_ruleset(words: Sequence[str], match_format: MatchFormat) -> Mapping[
     return ruleset
 
 
+DEAL_ORDER = "briscola"
+"""Briscola's one deal order: three cards each one at a time, then the face-up card."""
+
+def deal_order(options: Mapping[str, str]) -> tuple[str, str]:
+    """Every Briscola match is dealt the same way, play going counterclockwise."""
+    return DEAL_ORDER, Direction.COUNTERCLOCKWISE.value
+
+
+def deal(deck: tuple[Card, ...], order: str, direction: str, seating: Seating,
+         dealer: int) -> DealtCards:
+    """Three cards each, one at a time from the dealer's right; the next card is the briscola
+    turned up, the rest the stock (domain/briscola/engine.py)."""
+    hands, rest = deal_round_robin(deck, seating, dealer, HAND_SIZE)
+    return hands, (), rest[1:], rest[0]
+
+
+def stock_hands(stock: tuple[Card, ...], seating: Seating, dealer: int) -> tuple[Hands, ...]:
+    """After each trick its winner draws first: play decides who gets each stock card."""
+    return ()
+
+
+DEALING = DealingParts(order=deal_order, deal=deal, stock_hands=stock_hands)
+
 NOTATION = NotationParts(
     markers=(("fuori-turno", "turno"), ("presa-mancata", "giocata"),
              ("presa-sbagliata", "giocata"), ("carta-sbagliata", "carta in mano")),
@@ -104,4 +129,4 @@ BRISCOLA = Game(
     # 004: "all'avversario fino a un massimo di 20 punti", of the 120 card points of a smazzata
     penalty=PenaltyRules(cap=20, extra=0, most_unawarded=BRISCOLA_CARD_POINTS),
     transcriber=transcription.BRISCOLA, default_format="3smazzate", categories=CATEGORIES,
-    notation=NOTATION)
+    notation=NOTATION, dealing=DEALING)

@@ -12,7 +12,9 @@ from collections.abc import Mapping, Sequence
 
 from msgspec import structs
 
+from domain.cards import Card
 from domain.cirulla import decide as cirulla_decide
+from domain.cirulla.dealing import distribute, next_hands
 from domain.cirulla.engine import cappotto_made, cut_short, unplayed
 from domain.cirulla.forfeit import awarded_points, unawarded_points
 from domain.cirulla.formats import FORMATS
@@ -21,7 +23,7 @@ from domain.cirulla.ruleset import Ruleset, ruleset_from_dict, ruleset_from_opti
 from domain.cirulla.scoring import CATEGORIES
 from domain.cirulla.state import CirullaState
 from domain.events import SmazzataEnded, SmazzataOutcome
-from domain.game import Game, GameEngine, NotationParts
+from domain.game import DealingParts, DealtCards, Game, GameEngine, Hands, NotationParts
 from domain.match_format import MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record import transcription
@@ -94,6 +96,31 @@ def written_ruleset(words: Sequence[str], match_format: MatchFormat) -> Mapping[
     return ruleset_from_options(words).options()
 
 
+def deal_order(options: Mapping[str, str]) -> tuple[str, str]:
+    """C2: the deal order and the direction of play of a match's ruleset options."""
+    ruleset = ruleset_from_dict(dict(options))
+    return ruleset.deal_order.value, ruleset.direction.value
+
+
+def deal(deck: tuple[Card, ...], order: str, direction: str, seating: Seating,
+         dealer: int) -> DealtCards:
+    """C2: the hands, the four table cards and the stock of `deck`; no face-up card."""
+    ruleset = ruleset_from_dict({"deal_order": order, "direction": direction})
+    hands, table, stock = distribute(deck, ruleset, seating, dealer)
+    return hands, table, stock, None
+
+
+def stock_hands(stock: tuple[Card, ...], seating: Seating, dealer: int) -> tuple[Hands, ...]:
+    """The stock dealt round the table in hands of three, one round after another."""
+    rounds = []
+    while stock:
+        hands, stock = next_hands(stock, seating, dealer)
+        rounds.append(hands)
+    return tuple(rounds)
+
+
+DEALING = DealingParts(order=deal_order, deal=deal, stock_hands=stock_hands)
+
 NOTATION = NotationParts(
     markers=(("fuori-turno", "turn order"), ("presa-mancata", "C16 presa obbligata"),
              ("presa-sbagliata", "prese (regole a-c)"), ("carta-sbagliata", "hand"),
@@ -105,4 +132,4 @@ CIRULLA = Game(
     # 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
     penalty=PenaltyRules(cap=6, extra=1),
     transcriber=transcription.CIRULLA, default_format="21pt", categories=CATEGORIES,
-    notation=NOTATION)
+    notation=NOTATION, dealing=DEALING)

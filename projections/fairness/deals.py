@@ -20,10 +20,9 @@ from datetime import datetime
 from functools import lru_cache
 
 from domain.cards import DECK, UNKNOWN_INDEX, Card, card_at
-from domain.cirulla.dealing import distribute, next_hands
-from domain.cirulla.ruleset import ruleset_from_dict
-from domain.dealing import deal_round_robin
 from domain.events import SmazzataDealt, SmazzataEnded
+from domain.game import DealingParts
+from domain.games import UnknownGame, game_named
 from domain.match_seed import smazzata_seed
 from domain.record.events import MatchCreated, MatchSeedRevealed, SeedRevealed
 from domain.seating import Direction, Seating
@@ -36,7 +35,6 @@ TABLE, BRISCOLA, STOCK = 4, 5, 6
 (drawn in an order play decides). Cirulla's stock is dealt round the table in hands of three
 (`next_hands`), so each of its cards has a seat."""
 RECEIVERS = 7
-BRISCOLA_ORDER = "briscola"
 
 
 class DealRecordError(ValueError):
@@ -45,8 +43,8 @@ class DealRecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DealLayout:
-    """How a deck becomes hands at a table: game, seats, deal order (C2, or "briscola"),
-    direction of play."""
+    """How a deck becomes hands at a table: game, seats, deal order (the game's DealingParts:
+    C2's for Cirulla, "briscola" for Briscola), direction of play."""
 
     game: str
     seats: int
@@ -73,28 +71,32 @@ class DealLayout:
 
 
 def layout_of(created: MatchCreated) -> DealLayout:
-    """The layout of a match's deals from its MatchCreated."""
-    seats = len(created.players)
-    if created.game == "cirulla":
-        ruleset = ruleset_from_dict(dict(created.ruleset))
-        return DealLayout("cirulla", seats, ruleset.deal_order.value, ruleset.direction.value)
-    return DealLayout(created.game, seats, BRISCOLA_ORDER)
+    """The layout of a match's deals from its MatchCreated (its game's DealingParts)."""
+    order, direction = _dealing(created.game).order(created.ruleset)
+    return DealLayout(created.game, len(created.players), order, direction)
+
+
+def _dealing(game: str) -> DealingParts:
+    try:
+        dealing = game_named(game).dealing
+    except UnknownGame as unknown:
+        raise DealRecordError(unknown.said) from None
+    if dealing is None:
+        raise DealRecordError(say("game {game}: its deals cannot be read back into their decks",
+                                  game=repr(game)))
+    return dealing
 
 
 @lru_cache(maxsize=64)
 def _locations(layout: DealLayout, dealer: int) -> tuple[tuple[str, int, int], ...]:
     # The game's own dealing functions applied to DECK, whose card at position p has index p:
     # where each index lands is where position p of any deck lands.
-    seating = layout.seating()
+    hands, table, stock, face_up = _dealing(layout.game).deal(
+        DECK, layout.order, layout.direction, layout.seating(), dealer)
     where: dict[int, tuple[str, int, int]] = {}
-    if layout.order == BRISCOLA_ORDER:
-        hands, rest = deal_round_robin(DECK, seating, dealer, 3)
-        where[int(rest[0])] = ("briscola", -1, 0)
-        stock = rest[1:]
-    else:
-        ruleset = ruleset_from_dict({"deal_order": layout.order, "direction": layout.direction})
-        hands, table, stock = distribute(DECK, ruleset, seating, dealer)
-        where.update((int(card), ("table", -1, i)) for i, card in enumerate(table))
+    if face_up is not None:
+        where[int(face_up)] = ("briscola", -1, 0)
+    where.update((int(card), ("table", -1, i)) for i, card in enumerate(table))
     for seat, hand in enumerate(hands):
         where.update((int(card), ("hand", seat, i)) for i, card in enumerate(hand))
     where.update((int(card), ("stock", -1, i)) for i, card in enumerate(stock))
@@ -103,13 +105,16 @@ def _locations(layout: DealLayout, dealer: int) -> tuple[tuple[str, int, int], .
 
 @lru_cache(maxsize=64)
 def _receivers(layout: DealLayout, dealer: int) -> tuple[int, ...]:
-    seat_of_stock: dict[int, int] = {}
-    if layout.order != BRISCOLA_ORDER:
-        stock = tuple(card_at(i) for i in range(DECK_SIZE - _stock_size(layout), DECK_SIZE))
-        seat_of_stock = _stock_seats(stock, layout.seating(), dealer)
+    locations = layout.locations(dealer)
+    stock_at = {i: p for p, (where, _, i) in enumerate(locations) if where == "stock"}
+    stock = tuple(card_at(stock_at[i]) for i in range(len(stock_at)))
+    seat_of_stock = {int(card): seat
+                     for hands in _dealing(layout.game).stock_hands(stock, layout.seating(),
+                                                                    dealer)
+                     for seat, hand in enumerate(hands) for card in hand}
     kinds = {"table": TABLE, "briscola": BRISCOLA, "stock": STOCK}
     out = []
-    for position, (where, seat, _) in enumerate(layout.locations(dealer)):
+    for position, (where, seat, _) in enumerate(locations):
         if where == "hand":
             out.append(seat)
         elif where == "stock" and position in seat_of_stock:
@@ -117,18 +122,6 @@ def _receivers(layout: DealLayout, dealer: int) -> tuple[int, ...]:
         else:
             out.append(kinds[where])
     return tuple(out)
-
-
-def _stock_size(layout: DealLayout) -> int:
-    return DECK_SIZE - 3 * layout.seats - 4
-
-
-def _stock_seats(stock: tuple[Card, ...], seating: Seating, dealer: int) -> dict[int, int]:
-    seats: dict[int, int] = {}
-    while stock:
-        hands, stock = next_hands(stock, seating, dealer)
-        seats.update((int(card), seat) for seat, hand in enumerate(hands) for card in hand)
-    return seats
 
 
 def deck_of(dealt: SmazzataDealt, layout: DealLayout) -> bytes:
