@@ -163,6 +163,7 @@ class Game:
     recorded: bool = True
     notation: NotationParts | None = None
     dealing: DealingParts | None = None
+    bot: Callable[[Any], Command] | None = None
 
     @property
     def engine(self) -> GameEngine[Any, Any]:

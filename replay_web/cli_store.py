@@ -18,6 +18,7 @@ from domain.demo.matches import (
     DEMO_ARBITER,
     DEMO_SEED,
     DemoMatch,
+    demo_games,
     demo_key_seed,
     demo_set,
     play_demo,
@@ -131,7 +132,7 @@ def _tournaments(store: MatchStore, seed: Seed,
     """The demo's two tournaments, created if missing (each in one transaction), declaring
     `declared` as their VP table (None: the standard one)."""
     loaded = {}
-    for game in ("cirulla", "briscola"):
+    for game in demo_games():
         stream = uuid5(NAMESPACE_URL, f"verbale:demo:{seed.hex}:{game}")
         if store.load_tournament(stream).version == 0:
             store.create_tournament(f"Torneo dimostrativo di {game}", game, START, simulator(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from domain.briscola import engine as briscola_engine
+from domain.briscola.bot import choose_command
 from domain.briscola.formats import FORMATS
 from domain.briscola.match import smazzata_result
 from domain.briscola.scoring import unawarded_points
@@ -129,4 +130,4 @@ BRISCOLA = Game(
     # 004: "all'avversario fino a un massimo di 20 punti", of the 120 card points of a smazzata
     penalty=PenaltyRules(cap=20, extra=0, most_unawarded=BRISCOLA_CARD_POINTS),
     transcriber=transcription.BRISCOLA, default_format="3smazzate", categories=CATEGORIES,
-    notation=NOTATION, dealing=DEALING)
+    notation=NOTATION, dealing=DEALING, bot=choose_command)

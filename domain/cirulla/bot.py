@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from domain.cards import SETTEBELLO, Suit
 from domain.cirulla.captures import legal_plays
+from domain.cirulla.engine import auto_accuso
 from domain.cirulla.state import CirullaState, Play
+from domain.game import Command, DeclareAccuso, PlayCard
 from domain.text import say
 
 
@@ -35,3 +37,13 @@ def choose(state: CirullaState) -> Play:
     if captures:
         return max(captures, key=lambda p: _capture_worth(p, len(state.table)))
     return min(plays, key=_discard_cost)
+
+
+def choose_command(state: CirullaState) -> Command:
+    """The simulator's bot (the Game's `bot`): declares its accuso first when it has one (so
+    the matta's value is known), then plays `choose`'s play."""
+    pending = auto_accuso(state, state.to_move)
+    if pending is not None:
+        return DeclareAccuso(state.to_move, pending.kind)
+    play = choose(state)
+    return PlayCard(state.to_move, play[0], play[1])

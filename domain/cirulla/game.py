@@ -14,6 +14,7 @@ from msgspec import structs
 
 from domain.cards import Card
 from domain.cirulla import decide as cirulla_decide
+from domain.cirulla.bot import choose_command
 from domain.cirulla.dealing import distribute, next_hands
 from domain.cirulla.engine import cappotto_made, cut_short, unplayed
 from domain.cirulla.forfeit import awarded_points, unawarded_points
@@ -132,4 +133,4 @@ CIRULLA = Game(
     # 000: "con l'aggiunta di una scopa, fermo restando che la penalità massima è pari a 6 punti"
     penalty=PenaltyRules(cap=6, extra=1),
     transcriber=transcription.CIRULLA, default_format="21pt", categories=CATEGORIES,
-    notation=NOTATION, dealing=DEALING)
+    notation=NOTATION, dealing=DEALING, bot=choose_command)

@@ -8,14 +8,9 @@ import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from domain.briscola.bot import choose_command
-from domain.briscola.state import BriscolaState
-from domain.cirulla.bot import choose
-from domain.cirulla.engine import auto_accuso
 from domain.cirulla.ruleset import STANDARD, TAVERNA, Ruleset
-from domain.cirulla.state import CirullaState
 from domain.demo.seeds import demo_match_seed
-from domain.game import Command, DeclareAccuso, PlayCard
+from domain.games import games
 from domain.match_format import CIRULLA_MAX_SMAZZATE, CIRULLA_TARGETS, MatchFormat
 from domain.match_seed import first_dealer
 from domain.record.catalog import CATALOG, format_options
@@ -41,22 +36,9 @@ def demo_key_seed(seed: Seed) -> bytes:
     return hashlib.sha256(b"verbale/demo-arbiter-key-v1\x00" + seed.value).digest()
 
 
-
-def cirulla_bot(state: CirullaState) -> Command:
-    """Declares its accuso first when it has one (so the matta's value is known), then plays
-    the bot's choice (domain/cirulla/bot.py)."""
-    pending = auto_accuso(state, state.to_move)
-    if pending is not None:
-        return DeclareAccuso(state.to_move, pending.kind)
-    play = choose(state)
-    return PlayCard(state.to_move, play[0], play[1])
-
-
-def briscola_bot(state: BriscolaState) -> Command:
-    return choose_command(state)
-
-
-BOTS: dict[str, Bot] = {"cirulla": cirulla_bot, "briscola": briscola_bot}
+BOTS: dict[str, Bot] = {game.name: game.bot for game in games()
+                        if game.recorded and game.bot is not None}
+"""The simulator's bot of each game the match record holds (its Game's `bot`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +87,12 @@ def demo_formats() -> list[tuple[str, MatchFormat, Ruleset | None]]:
         formats.append(("briscola", MatchFormat.parse(f"{length}smazzate", "briscola",
                                                       ko=length == 3), None))
     return formats
+
+
+def demo_games() -> tuple[str, ...]:
+    """The games of the demo set, in the order its formats list them: one demo tournament
+    each."""
+    return tuple(dict.fromkeys(game for game, _, _ in demo_formats()))
 
 
 def demo_set(seed: Seed, count: int | None = None, *,

@@ -18,6 +18,7 @@ from domain.match_format import MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record.adapters import SharedFormats, forfeited, in_spareggio, seating_of
 from domain.record.games import GameRulesOf, Standing
+from domain.scopa.bot import choose
 from domain.scopa.engine import ENGINE, smazzata_result
 from domain.scopa.formats import FORMATS
 from domain.scopa.scoring import CATEGORIES
@@ -78,7 +79,7 @@ RULES: GameRulesOf[ScopaState, ScopaRules, MatchFormat, SmazzataResult] = ScopaG
 
 SCOPA = Game(name="scopa", rules=RULES, formats=FORMATS,
              penalty=PenaltyRules(cap=OPEN_POINTS), transcriber=None, default_format="11pt",
-             categories=CATEGORIES, vp_table=False,
+             categories=CATEGORIES, vp_table=False, bot=choose,
              # not in the match record's catalog until the store has the stored layout of its
              # options (projections/store/facts.py, OPTION_TYPES)
              recorded=False)
