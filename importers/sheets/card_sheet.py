@@ -20,17 +20,16 @@ import csv
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from domain.games import games
 from domain.text import Said, excerpt, say
 from importers.notation.errors import NotationError
 
 FIXED = ("match", "smazzata", "side")
 OPTIONAL = ("claimed_by",)
-CATEGORIES = {
-    "cirulla": ("scope", "settebello", "primiera", "denari", "carte", "grande", "piccola",
-                "accusi"),
-    "briscola": ("punti", "prese", "carte", "vinco subito"),
-}
-KNOWN = frozenset(c for cs in CATEGORIES.values() for c in cs)
+KNOWN = frozenset(category.replace("_", " ") for game in games() if game.recorded
+                  for category in game.categories)
+"""The category columns a sheet may have: the breakdown rows of the games the match record
+holds (each Game's `categories`), written with a space for an underscore (`vinco subito`)."""
 
 
 @dataclass(frozen=True, slots=True)
