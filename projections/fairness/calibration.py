@@ -49,6 +49,7 @@ from projections.fairness.selection import Selection
 from projections.fairness.suspected import column_events
 
 CIRULLA_2 = DealLayout("cirulla", 2, "uno-alla-volta")
+"""The layout the calibration's deals have, and the one its own event is counted on."""
 Decks = NDArray[np.uint8]
 
 
@@ -145,7 +146,7 @@ def _slots(layout: DealLayout, dealer: int) -> tuple[list[int], list[int]]:
 def _observe_columns(columns: DealColumns) -> NDArray[np.int8]:
     out = np.full(columns.n, -1, dtype=np.int8)
     for row, (layout, dealer) in enumerate(columns.keys):
-        if layout.game != "cirulla" or layout.seats != 2:
+        if layout.game != CIRULLA_2.game or layout.seats != CIRULLA_2.seats:
             continue
         rows = np.flatnonzero(columns.rows == row)
         hand, table = _slots(layout, dealer)
@@ -156,7 +157,7 @@ def _observe_columns(columns: DealColumns) -> NDArray[np.int8]:
 
 
 def _observe_record(record: DealRecord) -> bool | None:
-    if record.game != "cirulla" or record.seats != 2:
+    if record.game != CIRULLA_2.game or record.seats != CIRULLA_2.seats:
         return None
     hand, table = _slots(record.layout, record.dealer)
     decks = np.frombuffer(record.deck, dtype=np.uint8)[None, :]
@@ -205,7 +206,7 @@ def audit(columns: DealColumns, alpha: float = ALPHA) -> BatteryReport:
     """The battery over calibration deals, with the calibration's event and the catalogue's
     events of the standard ruleset (what `verbale fairness` tests on such deals)."""
     return run_on_columns(columns, [OPPONENT_FIFTEEN,
-                                    *column_events("cirulla", STANDARD_OPTIONS)], alpha=alpha)
+                                    *column_events(CIRULLA_2.game, STANDARD_OPTIONS)], alpha=alpha)
 
 
 def accuso_redealer(rng: np.random.Generator, n: int, cheat: int,
@@ -265,7 +266,7 @@ def stacked_fifteens(selection: Selection, dealer: int, share: float,
         last[(r.match, r.smazzata)] = max(r.attempt, last.get((r.match, r.smazzata), 0))
     out = []
     for r in selection.records:
-        if (r.game == "cirulla" and r.dealer == dealer and r.complete
+        if (r.game == CIRULLA_2.game and r.dealer == dealer and r.complete
                 and last[(r.match, r.smazzata)] == r.attempt):
             _, table = _slots(r.layout, r.dealer)
             deck = np.frombuffer(r.deck, dtype=np.uint8)
