@@ -17,6 +17,7 @@ from rich.text import Text
 
 from domain.text import said_of, say
 from importers.notation.errors import ErrorReport, NotationError
+from importers.notation.exact import require_exact
 from projections.store.app import BatchRefused, MatchStore
 from replay_web.cli import CommandFailed, cli, database_option
 from replay_web.cli_database import open_store
@@ -36,13 +37,18 @@ _STYLES = {"error": "bold red", "finding": "yellow", "note": "dim", "head": "bol
                    "an error is stored either way).")
 @click.option("--dry-run", is_flag=True, help="Read and judge the files; store nothing.")
 @click.option("--json", "as_json", is_flag=True, help="The reports as one JSON document.")
+@click.option("--exact", is_flag=True,
+              help="Turn every fast route off (as VERBALE_EXACT=1 does): read with the "
+                   "reference reader only.")
 @database_option
 def import_files(files: tuple[Path, ...], lenient: bool, dry_run: bool, as_json: bool,
-                 database: str | None) -> None:
+                 database: str | None, exact: bool = False) -> None:
     """Import hand records (the notation of docs/notation.md) and score sheets (.csv): each
     match is replayed through the rules and reported; a file enters the store all or nothing,
     a match already imported (the same content hash) is not stored twice, and a file with an
     error leaves the store unchanged. Exit code 1 when a file was refused."""
+    if exact:
+        require_exact()
     store = open_store(database, read_only=dry_run) if not dry_run or _exists(database) else None
     outcomes: list[FileOutcome] = []
     try:

@@ -9,6 +9,7 @@ from uuid import UUID
 import click
 
 from domain.record.audit import Severity
+from importers.notation.exact import require_exact
 from projections.store.app import MatchStore
 from projections.verify.streams import verify_store
 from projections.verify.verdicts import Problem, Tally, Verdict, tally
@@ -35,15 +36,20 @@ from replay_web.progress import bar, progress
 @click.option("--read-models", "read_models", is_flag=True,
               help="Then fold the record again and compare the read models (match list, "
                    "scores, standings) with it, row by row (implied by --against).")
+@click.option("--exact", is_flag=True,
+              help="Turn every fast route off, in the --jobs workers too (as VERBALE_EXACT=1 "
+                   "does).")
 @database_option
 def verify(match_text: str | None, record: bool, database: str | None,
            against: Path | None = None, public_key: Path | None = None, jobs: int = 1,
-           read_models: bool = False) -> None:
+           read_models: bool = False, exact: bool = False) -> None:
     """Re-check every match: chain, head, seeds and deals, every play, and the result. The
     store is only read; with --record each match's verdict (ok, warning, error) and number of
     findings are written into the read models beside it, never into the events. With
     --against, the store is then compared with a signed checkpoint: every stream changed, cut
     back, gone or reopened since is named."""
+    if exact:
+        require_exact()   # through the environment, so that the --jobs workers see it
     if match_text is not None:
         check_match_text(match_text)
     anchor = None

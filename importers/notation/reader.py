@@ -39,16 +39,17 @@ from domain.text import excerpt, say
 from importers.notation import reader_build
 from importers.notation.collector import collector_paused
 from importers.notation.errors import NotationError
+from importers.notation.exact import exact
 from importers.notation.model import WrittenMatch
 from importers.notation.reader_build import Problem, RawMatch, ToRaw, or_list
 from importers.notation.reader_check import build_match
-from importers.notation.reader_lines import LineReader
+from importers.notation.reader_fast import LineReader
 
 _PARSER = Lark(Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8"),
                parser="lalr", lexer="contextual", transformer=ToRaw(),
                maybe_placeholders=False)
 reader_build.PLAY_RE = reader_build.play_regex(_PARSER.get_terminal("CARD").pattern.to_regexp())
-_LINES = LineReader(_PARSER)  # the fast path for well-formed text (reader_lines.py)
+_FAST = LineReader(_PARSER)  # the fast route for well-formed text (reader_fast.py)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 _CONTROL_OR_CR = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\r]")   # _CONTROL's, any CR
 _CONTROL_EXPECTED = say("text without control characters (only tab, CR and LF)")
@@ -187,9 +188,10 @@ def _blank_lines(text: str, lines: set[int]) -> str:
 
 
 def _parse(text: str, problems: list[Problem], lenient: bool, source: str) -> list[RawMatch]:
-    """Parse the whole text (line by line when it can: reader_lines.py, which gives up at the
-    first thing it is not sure of); when lenient and it fails, parse each match on its own."""
-    fast = _LINES.read(text)
+    """Parse the whole text (line by line when it can: reader_fast.py, which gives up at the
+    first thing it is not sure of; never with VERBALE_EXACT=1, exact.py); when lenient and it
+    fails, parse each match on its own."""
+    fast = None if exact() else _FAST.read(text)
     if fast is not None:
         return fast
     try:

@@ -149,7 +149,7 @@ class ToRaw(Transformer[Token, Any]):
     def _cards_line(self, children: list[Token]) -> Line:
         """A line ending with cards (Table, Briscola, Stock; Hand after its seat): the cards
         as one string (`cards_text`), which is all that reader_check.py reads of them. The
-        fast path (reader_lines.py) takes that string from the line as it stands."""
+        fast route (reader_fast.py) takes that string from the line as it stands."""
         head = children[0]
         split = 2 if head.type == "HAND" else 1
         return Line(head.type.lower(), head, [*children[1:split], cards_text(children[split:])])

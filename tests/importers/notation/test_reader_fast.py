@@ -1,15 +1,19 @@
-"""The reader's fast path (reader_lines.py) against lark's parse of the same grammar.
+"""The reader's fast route (reader_fast.py) against its reference, lark's parse of the grammar.
 
 Wherever the fast path reads a text, its result is lark's, positions included; where lark does
 not read a text, the fast path gives up. Over the strict export form (the writer's text of random
 stored matches and of partial records) the fast path is taken every time, and `read` then never
-calls lark. `read` gives the same matches and the same errors with the fast path as without it,
-strict and lenient, over mutated records.
+calls lark; with VERBALE_EXACT=1 it is never taken and `read` always calls lark. `read` gives the
+same matches and the same errors with the fast path as without it (VERBALE_EXACT=1), strict and
+lenient, over mutated records. Stored records: test_reader_fast_store.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,6 +24,8 @@ from lark.exceptions import UnexpectedInput
 
 from importers.notation import reader
 from importers.notation.errors import NotationError
+from importers.notation.exact import VARIABLE
+from importers.notation.exact import exact as is_exact
 from importers.notation.from_events import StoredEvent, written_from_events
 from importers.notation.reader_build import RawMatch
 from importers.notation.writer import write, write_matches
@@ -31,6 +37,24 @@ ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").glob("**/*.txt")
                   if "tarocchi" not in p.parts)
 MANY = settings(max_examples=settings().max_examples * 5)
+
+
+@contextmanager
+def switch(on: bool) -> Iterator[None]:
+    """VERBALE_EXACT set (on) or unset (off) meanwhile, read again on entry and on exit."""
+    with pytest.MonkeyPatch.context() as patch:
+        if on:
+            patch.setenv(VARIABLE, "1")
+        else:
+            patch.delenv(VARIABLE, raising=False)
+        is_exact.cache_clear()
+        try:
+            assert is_exact() is on
+            yield
+        finally:
+            patch.undo()
+            is_exact.cache_clear()
+    assert is_exact() is (os.environ.get(VARIABLE, "") not in ("", "0"))
 
 
 def exact(value: object) -> object:
@@ -57,7 +81,7 @@ def by_lark(text: str) -> list[RawMatch] | None:
 
 def fast(text: str) -> list[RawMatch] | None:
     """The fast path's result for a text as `reader._parse` gets it (with a newline after)."""
-    return reader._LINES.read(text + "\n")
+    return reader._FAST.read(text + "\n")
 
 
 def assert_as_lark(text: str) -> bool:
@@ -94,18 +118,45 @@ def test_several_matches_are_read_by_the_fast_path(
 
 
 class Refusing:
-    """Stands for lark's parser: any call fails the test."""
+    """Stands for lark's parser or for the fast route: any call fails the test."""
 
     def parse(self, text: str) -> object:
         raise AssertionError("lark was called")
+
+    def read(self, text: str) -> object:
+        raise AssertionError("the fast route was taken")
 
 
 @given(stored_matches())
 def test_read_does_not_call_lark_on_the_export_form(events: tuple[StoredEvent, ...]) -> None:
     match = written_from_events(events)
-    with pytest.MonkeyPatch.context() as patch:
+    with switch(False), pytest.MonkeyPatch.context() as patch:
         patch.setattr(reader, "_PARSER", Refusing())
         assert reader.read(write(match), "round-trip.txt").matches == (match,)
+
+
+class Counting:
+    """Stands for lark's parser: counts its calls and parses with it."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.parser = reader._PARSER
+
+    def parse(self, text: str) -> object:
+        self.calls += 1
+        return self.parser.parse(text)
+
+
+@given(stored_matches())
+def test_with_verbale_exact_read_calls_lark_and_never_the_fast_route(
+        events: tuple[StoredEvent, ...]) -> None:
+    match = written_from_events(events)
+    counting = Counting()
+    with switch(True), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reader, "_PARSER", counting)
+        patch.setattr(reader, "_FAST", Refusing())
+        assert reader.read(write(match), "round-trip.txt").matches == (match,)
+    assert counting.calls == 1
 
 
 # ---- the examples and the sample records -----------------------------------------------------
@@ -221,13 +272,6 @@ def test_a_malformed_text_is_read_as_lark_reads_it(text: str) -> None:
     assert_as_lark(text)
 
 
-class GivingUp:
-    """Stands for the fast path: gives up on every text, so that `read` parses with lark."""
-
-    def read(self, text: str) -> None:
-        return None
-
-
 def outcome(text: str, lenient: bool) -> object:
     """All that `read` returns or raises, positions included."""
     try:
@@ -240,7 +284,7 @@ def outcome(text: str, lenient: bool) -> object:
 @MANY
 @given(st.one_of(exported().flatmap(mutated), malformed_texts()), st.booleans())
 def test_read_is_the_same_without_the_fast_path(text: str, lenient: bool) -> None:
-    with_it = outcome(text, lenient)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(reader, "_LINES", GivingUp())
+    with switch(False):
+        with_it = outcome(text, lenient)
+    with switch(True):
         assert outcome(text, lenient) == with_it

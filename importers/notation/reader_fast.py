@@ -1,4 +1,8 @@
-"""The fast path of the reader: well-formed records read line by line, as python-chess reads PGN.
+"""The reader's fast route: well-formed records read line by line, as python-chess reads PGN.
+
+A speed-only route beside its reference, lark's parse (reader.py): it is never taken with
+VERBALE_EXACT=1 (exact.py), and tests/importers/notation/test_reader_fast*.py hold it to lark's
+result over generated, example and stored records.
 
 lark spends most of the reading on its per-token work (a Stock line is some thirty tokens). Here
 each line is told by its first word and read by one regex, built from the grammar's own
