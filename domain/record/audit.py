@@ -119,9 +119,11 @@ def audit(catalog: Mapping[str, GameRules], stream: Sequence[Recorded]) -> Audit
     state = initial(catalog)
     index = 0
     findings: list[Finding] = []
+    # The versions an irregularity refers to: the plays to look after for the notes on them.
+    noted = frozenset(e.refers_to for e, _ in stream if type(e) is IrregularityNoted)
     try:
         while index < len(stream):
-            state, index = _guarded_step(state, stream, index, findings)
+            state, index = _guarded_step(state, stream, index, findings, noted)
     except _Stop as stop:
         if stop.finding:
             findings.append(stop.finding)
@@ -156,9 +158,9 @@ def _in_progress(state: MatchState) -> str | None:
 
 
 def _guarded_step(state: MatchState, stream: Sequence[Recorded], index: int,
-                  findings: list[Finding]) -> tuple[MatchState, int]:
+                  findings: list[Finding], noted: frozenset[int]) -> tuple[MatchState, int]:
     try:
-        return _step(state, stream, index, findings)
+        return _step(state, stream, index, findings, noted)
     except _Stop:
         raise
     except (ValueError, TypeError, LookupError, AttributeError) as error:
@@ -170,10 +172,10 @@ def _guarded_step(state: MatchState, stream: Sequence[Recorded], index: int,
 
 
 def _step(state: MatchState, stream: Sequence[Recorded], index: int,
-          findings: list[Finding]) -> tuple[MatchState, int]:
+          findings: list[Finding], noted: frozenset[int]) -> tuple[MatchState, int]:
     at = stream[index][1]
     version = index + 1
-    command = _infer(state, stream, index)
+    command = _infer(state, stream, index, noted)
     try:
         decided, folded = decide_folded(state, command, at)
     except RuleViolation as refused:
@@ -275,10 +277,13 @@ def _compare(stream: Sequence[Recorded], index: int, wanted: MatchEvent,
     return None
 
 
-def _infer(state: MatchState, stream: Sequence[Recorded], index: int) -> MatchCommand:
+def _infer(state: MatchState, stream: Sequence[Recorded], index: int,
+           noted: frozenset[int]) -> MatchCommand:
     event = stream[index][0]
-    if isinstance(event, CardPlayed):
-        return _played(state, stream, index, event)
+    if type(event) is CardPlayed:
+        play = PlayCard(seat=event.seat, card=event.card, capture=event.capture,
+                        matta_value=event.matta_value)
+        return _noted(play, stream, index) if index + 1 in noted else play
     if isinstance(event, AccusoDeclared) and state.phase is Phase.PLAY:
         if state.transcribed:
             return TranscribeAccuso(seat=event.seat, kind=event.kind, cards=event.cards,
@@ -301,10 +306,10 @@ def _infer(state: MatchState, stream: Sequence[Recorded], index: int) -> MatchCo
     return _other(event, stream, index)
 
 
-def _played(state: MatchState, stream: Sequence[Recorded], index: int,
-            event: CardPlayed) -> PlayCard | RecordIrregularPlay:
-    play = PlayCard(seat=event.seat, card=event.card, capture=event.capture,
-                    matta_value=event.matta_value)
+def _noted(play: PlayCard, stream: Sequence[Recorded],
+           index: int) -> PlayCard | RecordIrregularPlay:
+    """The play at `index` (which an irregularity refers to), with the notes recorded right
+    after it."""
     noted = [e for e, _ in stream[index + 1:index + 8] if isinstance(e, IrregularityNoted)
              and e.refers_to == index + 1]
     if not noted:

@@ -32,7 +32,7 @@ from domain.record.commands import (
     TranscribeDeal,
     TranscribeTags,
 )
-from domain.record.decide_transcribed import Decided
+from domain.record.decide_transcribed import PLAY_A_CARD, Decided
 from domain.record.events import (
     PROVENANCES,
     Abandoned,
@@ -235,12 +235,18 @@ def _check_setup(command: CreateMatch, seats: int) -> None:
 
 
 def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
-    need(state, Phase.PLAY, say("play a card"))
-    to_move = state.to_move()
-    if isinstance(command, PlayCard) and command.seat != to_move:
-        raise RecordRefused("turn", say("seat {seat} cannot play: seat {to_move} is to move",
-                                        seat=command.seat + 1, to_move=one_based(to_move)))
-    return tuple(state.engine.decide(state.game, command))
+    need(state, Phase.PLAY, PLAY_A_CARD)
+    setup = state.steady.setup
+    assert setup is not None   # a match in play was created
+    engine = setup.rules.engine
+    game = state.game
+    if type(command) is PlayCard:
+        to_move = engine.to_move(game)
+        if command.seat != to_move:
+            raise RecordRefused("turn", say("seat {seat} cannot play: seat {to_move} is to "
+                                            "move", seat=command.seat + 1,
+                                            to_move=one_based(to_move)))
+    return tuple(engine.decide(game, command))
 
 
 def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed, ...]:

@@ -224,7 +224,9 @@ class MatchState:
     def to_move(self) -> int | None:
         if self.phase is not Phase.PLAY:
             return None
-        return self.engine.to_move(self.game)
+        setup = self.steady.setup
+        assert setup is not None   # a match in play was created
+        return setup.rules.engine.to_move(self.game)
 
 
 _PLAY_FIELDS = ("phase", "version", "game", "last_at", "bank_used_ms", "last_action")
