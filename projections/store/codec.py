@@ -115,6 +115,12 @@ def decode_record(cls: type[Any], state: bytes, where: str) -> Any:
         raise CodecError(say("{path}: {reason}", path=where, reason=str(error))) from None
 
 
+def record_decoder(record: type[Any]) -> msgspec.json.Decoder[Any]:
+    """A decoder of whole stored records typed as `record` (a Struct whose fields hold events
+    and values of the codec: cards from their codes), straight from the bytes."""
+    return msgspec.json.Decoder(record, dec_hook=_decode_other)
+
+
 _AT = re.compile(r"^(?P<reason>.*) - at `(?P<path>[^`]*)`$", re.DOTALL)
 
 

@@ -15,12 +15,11 @@ from uuid import UUID
 
 from domain.text import say
 from projections.store.app import MatchStore
-from projections.store.canonical import event_hash
 from projections.store.recorders import Head
 from projections.store.signatures import KeyringCache
 from projections.verify.links import linked, linked_one
 from projections.verify.rules import audited, signed_rulings
-from projections.verify.structure import Broken, category_of, check_structure, decode_row, kind_of
+from projections.verify.structure import category_of, kind_of, read_stream
 from projections.verify.verdicts import Problem, Verdict
 
 
@@ -43,22 +42,19 @@ def verify_store(store: MatchStore, only: UUID | None = None,
 def verify_stream(store: MatchStore, stream: UUID, head: Head | None,
                   keyrings: KeyringCache | None = None) -> Verdict:
     stored = store.stored(stream)
-    problems = list(check_structure(stream, stored, head))
+    read = read_stream(store, stream, stored, head)
     if not stored:
         return Verdict(stream, "?", 0,
-                       tuple(problems) or (Problem(None, "stream", say("no events")),))
-    last = event_hash(stored[-1].state)
+                       read.problems or (Problem(None, "stream", say("no events")),))
     category = category_of(stored[0])
-    if problems:
-        return Verdict(stream, kind_of(stored[0]), len(stored), tuple(problems),
+    if read.problems:
+        return Verdict(stream, kind_of(stored[0]), len(stored), read.problems,
                        say("rules not checked: the stored record is broken"), category,
-                       head=last)
-    try:
-        decoded = [decode_row(store, s) for s in stored]
-    except Broken as broken:
-        return Verdict(stream, kind_of(stored[0]), len(stored), (broken.problem,),
-                       category=category, head=last)
-    verdict = audited(store, stream, decoded)
+                       head=read.last_hash)
+    if read.broken is not None:
+        return Verdict(stream, kind_of(stored[0]), len(stored), (read.broken,),
+                       category=category, head=read.last_hash)
+    verdict = audited(store, stream, read.decoded)
     if verdict.category in ("match", "tarocchi"):
-        verdict = signed_rulings(verdict, stored, decoded, keyrings or KeyringCache(store))
-    return replace(verdict, head=last)
+        verdict = signed_rulings(verdict, stored, read.decoded, keyrings or KeyringCache(store))
+    return replace(verdict, head=read.last_hash)

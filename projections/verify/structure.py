@@ -3,14 +3,17 @@
 its row (stream, version, type and topic); the envelope (`recorded_by`) decodes and, once
 present, stays; a class_version 2 record holds its fields; the chain holds (each
 `previous_hash` is the SHA-256 of the event before it, GENESIS for the first); the stored head
-is the last event's hash; timestamps are UTC and never go back. Then each row is decoded
-through the store's mapper and upcasters (`decode_row`).
+is the last event's hash; timestamps are UTC and never go back. Each row is parsed once: a
+sound record of its newest layout is decoded straight from its bytes into a typed record and
+checked on that (whole.py); any other row is checked on its parsed JSON (`_record`, which names
+what is wrong) and decoded through the store's mapper and upcasters (`decode_row`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
@@ -26,45 +29,80 @@ from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.verify.verdicts import Problem, message_of
+from projections.verify.whole import V2_REQUIRED, envelope_of, whole
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
 ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
-ENVELOPE = "recorded_by"   # in every record written since the envelope (docs/events.md)
-
-# A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
-# "not recorded", as in a version-1 record, but a record stripped of them.
-V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("outcome",),
-               "MatchEnded": ("settlement",)}
 
 
-def check_structure(stream: UUID, stored: Sequence[StoredEvent],
-                    head: Head | None) -> Iterable[Problem]:
-    previous_hash, previous_at = GENESIS, None
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A stream's rows, each parsed once: the problems of the stored record, the hash of its
+    last event and, when there are no problems, its events decoded with their moments, or the
+    first row that does not decode (`broken`)."""
+
+    problems: tuple[Problem, ...]
+    last_hash: str
+    decoded: list[tuple[object, datetime]]
+    broken: Problem | None = None
+
+
+def read_stream(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
+                head: Head | None) -> Read:
+    """Each row decoded once into its typed record (whole.py) and checked on that; a row that
+    is not a sound record of its newest layout is checked by the exact route (`_record`),
+    which names what is wrong, and decoded through the store's mapper and upcasters."""
+    problems, events, stamps = _sequence(stored), [], []
+    previous_hash, previous_at, enveloped = GENESIS, None, None
+    text = str(stream)
+    for row in stored:
+        version, typed = row.originator_version, whole(row, text)
+        fields: tuple[Any, bool, Any] | None
+        if typed is not None:
+            found: list[Problem] = []
+            fields = (typed.previous_hash, envelope_of(typed) is not None, typed.timestamp)
+        else:
+            record, found = _record(stream, row)
+            fields = None if record is None else (
+                record.get("previous_hash"), ENVELOPE in record, record["timestamp"])
+        events.append(typed.data if typed is not None else None)
+        if fields is not None:
+            enveloped = _same_envelope(version, fields[1], enveloped, found)
+            if fields[0] != previous_hash:
+                found.append(_unchained(version))
+            at, clock = _timestamp(version, fields[2], previous_at)
+            found.extend(clock)
+            previous_at = at or previous_at
+            stamps.append(at)
+        problems.extend(found)
+        previous_hash = event_hash(row.state)
+    problems.extend(_check_head(stored, head, previous_hash))
+    if problems:
+        return Read(tuple(problems), previous_hash, [])
+    try:
+        decoded = [(event if event is not None else decode_row(store, row)[0], cast(datetime, at))
+                   for event, row, at in zip(events, stored, stamps, strict=True)]
+    except Broken as broken:
+        return Read((), previous_hash, [], broken.problem)
+    return Read((), previous_hash, decoded)
+
+
+def _sequence(stored: Sequence[StoredEvent]) -> list[Problem]:
     for position, row in enumerate(stored, start=1):
         if row.originator_version != position:
-            yield Problem(position, "sequence", say(
+            return [Problem(position, "sequence", say(
                 "event {version} is missing: the next stored event is {found}",
-                version=position, found=row.originator_version))
-            break
-    enveloped: bool | None = None
-    for row in stored:
-        record, found = _record(stream, row)
-        if record is not None:
-            enveloped = _same_envelope(row.originator_version, record, enveloped, found)
-        yield from found
-        if record is not None:
-            if record.get("previous_hash") != previous_hash:
-                before = row.originator_version - 1
-                yield Problem(row.originator_version, "chain", say(
-                    "previous_hash is not the hash of event {before}: event {before} was "
-                    "changed, or one was removed, inserted or moved here", before=before)
-                    if before else say("the first event does not start from the genesis hash"))
-            at, clock = _timestamp(row.originator_version, record, previous_at)
-            yield from clock
-            previous_at = at or previous_at
-        previous_hash = event_hash(row.state)
-    yield from _check_head(stored, head, previous_hash)
+                version=position, found=row.originator_version))]
+    return []
+
+
+def _unchained(version: int) -> Problem:
+    before = version - 1
+    return Problem(version, "chain", say(
+        "previous_hash is not the hash of event {before}: event {before} was changed, or one "
+        "was removed, inserted or moved here", before=before)
+        if before else say("the first event does not start from the genesis hash"))
 
 
 def _check_head(stored: Sequence[StoredEvent], head: Head | None,
@@ -101,18 +139,17 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
         problems.append(Problem(version, "identity", say(
             "the record says stream {stream} event {version}", stream=record["stream"],
             version=record["version"])))
-    if TOPIC_OF.get(record["type"]) != row.topic:
+    if not isinstance(record["type"], str) or TOPIC_OF.get(record["type"]) != row.topic:
         problems.append(Problem(version, "type", say(
             "type {type!r} stored with topic {topic!r}", type=record["type"], topic=row.topic)))
     return record, problems
 
 
-def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
+def _same_envelope(version: int, has: bool, enveloped: bool | None,
                    found: list[Problem]) -> bool:
     """Once a stream's records carry the envelope, every later one does: a record without it
     after one with it was stripped. (A match begun before the envelope existed and continued
     since has records without it, then records with it.)"""
-    has = ENVELOPE in record
     if enveloped and not has:
         found.append(Problem(version, "envelope", say(
             "this record has no recorded_by, although an earlier record of the stream has one")))
@@ -121,7 +158,7 @@ def _same_envelope(version: int, record: dict[str, Any], enveloped: bool | None,
 
 def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
     """The fields a class_version 2 (or later) record of its type holds that are null here."""
-    required = V2_REQUIRED.get(record["type"], ())
+    required = V2_REQUIRED.get(record["type"], ()) if isinstance(record["type"], str) else ()
     class_version = record["class_version"]
     if not required or not isinstance(class_version, int) or class_version < 2 \
             or not isinstance(record["data"], dict):
@@ -145,10 +182,10 @@ def envelope_problems(version: int, record: dict[str, Any]) -> list[Problem]:
     return []
 
 
-def _timestamp(version: int, record: dict[str, Any],
+def _timestamp(version: int, stamp: Any,
                previous: datetime | None) -> tuple[datetime | None, list[Problem]]:
     try:
-        at = parse_stamp(record["timestamp"])
+        at = parse_stamp(stamp)
     except ClockError as error:
         return None, [Problem(version, "clock", message_of(error))]
     if previous is not None and at < previous:
