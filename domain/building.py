@@ -1,17 +1,17 @@
 """Instances of a frozen, slotted dataclass built at about half the cost of calling the class.
 
 A frozen dataclass's `__init__` sets each field through `object.__setattr__`, looked up by name
-on every call: for a value type built once per card played (a `WrittenPlay` and its `Pos` when a
-record is read, a `PlayCard` and its `CardPlayed` when it is validated) that is about a
-microsecond a play (docs/benchmarks.md, issue 12). `builder` compiles, once at import, a function
-that takes every field positionally and sets each slot through its own descriptor; what it
-builds is the instance the class builds from the same values (tests/domain/test_building.py).
+on every call: for a value type built once per card played (the match state,
+domain/record/match.py) that is about a microsecond a play (docs/benchmarks.md, issue 12).
+`builder` compiles, once at import, a function that takes every field positionally and sets each
+slot through its own descriptor; what it builds is the instance the class builds from the same
+values (tests/domain/test_building.py).
 
 Only for the classes where that holds: a frozen dataclass with slots, every field set by
 `__init__` (no `init=False`, no InitVar), no `__post_init__` (or one that only checks, for values
 known to pass it: `checked`).
 
-    _new_pos = builder(Pos)          # _new_pos(line, column) == Pos(line, column)
+    _build = builder(MatchState)     # _build(*fields) == MatchState(*fields)
 """
 
 from __future__ import annotations

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+
+import msgspec
 
 from domain.cards import is_known
 from domain.cirulla.accusi import PLAYER_KINDS
@@ -311,7 +313,8 @@ def _noted(builder: _Builder, event: IrregularityNoted) -> None:
     play = moves[where[1]]
     assert isinstance(play, WrittenPlay)
     seat = event.seat if marker(event.rule) == "fuori-turno" else play.seat
-    moves[where[1]] = replace(play, seat=seat, irregular=play.irregular or marker(event.rule))
+    moves[where[1]] = msgspec.structs.replace(
+        play, seat=seat, irregular=play.irregular or marker(event.rule))
 
 
 def _smazzata(builder: _Builder, smazzata: _Smazzata) -> WrittenSmazzata:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec
+
 from domain.cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
-    """Where something was read: 1-based line and column of its first character."""
+class Pos(msgspec.Struct, frozen=True):
+    """Where something was read: 1-based line and column of its first character. A frozen
+    msgspec Struct, as `WrittenPlay`: one is built for each card read."""
 
     line: int
     column: int
@@ -55,12 +57,14 @@ class Tag:
     pos: Pos = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
-class WrittenPlay:
+class WrittenPlay(msgspec.Struct, frozen=True):
     """One card played. `seat` (0-based) is None when the record leaves it to the turn order;
     `capture` the table cards taken as written (Cirulla; empty: a discard, and always empty in
     Briscola); `matta_value` the value written for the matta; `scopa` whether the writer marked a
-    scopa (`#`); `irregular` the marker of an irregularity the table accepted, or None."""
+    scopa (`#`); `irregular` the marker of an irregularity the table accepted, or None.
+
+    A frozen msgspec Struct (built in C, one per card read; changed with
+    `msgspec.structs.replace`); like the dataclasses beside it, equal whatever its `pos`."""
 
     card: Card
     seat: int | None = None
@@ -68,7 +72,19 @@ class WrittenPlay:
     matta_value: int | None = None
     scopa: bool = False
     irregular: str | None = None
-    pos: Pos = field(default=NOWHERE, compare=False)
+    pos: Pos = NOWHERE
+
+    def _written(self) -> tuple[object, ...]:
+        return (self.card, self.seat, self.capture, self.matta_value, self.scopa,
+                self.irregular)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not WrittenPlay:
+            return NotImplemented
+        return self._written() == other._written()
+
+    def __hash__(self) -> int:
+        return hash(self._written())
 
 
 @dataclass(frozen=True, slots=True)

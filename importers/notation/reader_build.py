@@ -17,7 +17,6 @@ from typing import Any
 
 from lark import Token, Transformer
 
-from domain.building import builder
 from domain.cards import UNKNOWN, Card, parse_card
 from domain.text import excerpt, say
 from importers.notation.model import (
@@ -169,9 +168,6 @@ def play_regex(card: str) -> re.Pattern[str]:
 
 
 PLAY_RE = re.compile("")  # set by reader.py from the grammar's CARD terminal (play_regex)
-# Built once per play read: at half the cost of calling the classes (domain/building.py).
-_new_pos = builder(Pos)
-_new_play = builder(WrittenPlay)
 _COMMENTS = re.compile(r"\{[^}]*\}|;[^\n]*")
 _PLUS = re.compile(r"[ \t]*\+[ \t]*")
 
@@ -190,11 +186,11 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
     for found in PLAY_RE.finditer(text):
         seat, card, capture, matta, scopa, marker = found.groups()
         if seat is None and matta is None and marker is None:   # as the writer writes plays
-            append(_new_play(read_card(card), None,
+            append(WrittenPlay(read_card(card), None,
                              () if capture is None else _captured(capture), None,
-                             scopa is not None, None, _new_pos(line, column + found.start())))
+                             scopa is not None, None, Pos(line, column + found.start())))
         else:
-            append(full_play(found, _new_pos(line, column + found.start())))
+            append(full_play(found, Pos(line, column + found.start())))
     return plays
 
 
@@ -207,8 +203,8 @@ def _captured(text: str) -> tuple[Card, ...]:
 
 def _pos_in(text: str, start: int, line: int, column: int) -> Pos:
     if "\n" in text[:start]:  # after a comment that spans lines
-        return _new_pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
-    return _new_pos(line, column + start)
+        return Pos(line + text.count("\n", 0, start), start - text.rfind("\n", 0, start))
+    return Pos(line, column + start)
 
 
 def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
@@ -218,7 +214,7 @@ def full_play(found: re.Match[str], pos: Pos) -> WrittenPlay | Problem:
                        excerpt("!" + marker),
                        say("a marker among {markers}",
                            markers=", ".join("!" + m for m in IRREGULARITY_MARKERS)))
-    return _new_play(
+    return WrittenPlay(
         read_card(card), None if seat is None else number(seat) - 1,
         () if capture is None else _captured(capture),
         None if matta is None else number(matta), scopa is not None, marker, pos)

@@ -15,7 +15,6 @@ from domain.building import builder, changer
 from domain.cards import DECK
 from domain.game import PlayCard
 from domain.record.envelope import importer, importer_line
-from importers.notation.model import Pos, WrittenPlay
 
 cards = st.sampled_from(DECK)
 captures = st.lists(cards, max_size=4).map(tuple)
@@ -23,13 +22,10 @@ small = st.none() | st.integers(-5, 50)
 small_int = st.integers(-5, 50)
 sides = st.none() | st.integers(0, 1)
 VALUES: dict[type[Any], st.SearchStrategy[tuple[Any, ...]]] = {
-    Pos: st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)),
-    WrittenPlay: st.tuples(cards, small, captures, small, st.booleans(),
-                           st.none() | st.text(max_size=12),
-                           st.builds(Pos, st.integers(0, 99), st.integers(0, 99))),
     PlayCard: st.tuples(st.integers(0, 3), cards, captures, small),
 }
-# Events are msgspec Structs (built in C, changed by msgspec.structs.replace): not built here.
+# Events, and the reader's WrittenPlay and Pos, are msgspec Structs (built in C, changed by
+# msgspec.structs.replace): not built here.
 
 
 def exact(value: object) -> tuple[object, ...]:

@@ -145,7 +145,7 @@ def test_empty_text_has_no_match() -> None:
 def test_play_parts_and_their_positions() -> None:
     play, = moves("12. 2:Ad x 3c + 4b=5#!presa-mancata\n")
     assert play == WrittenPlay(c("Ad")[0], 1, c("3c", "4b"), 5, True, "presa-mancata")
-    assert play.pos == Pos(5, 5)
+    assert isinstance(play, WrittenPlay) and play.pos == Pos(5, 5)
 
 
 def test_comments_anywhere_between_tokens() -> None:

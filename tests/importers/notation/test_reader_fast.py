@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,6 +69,9 @@ def exact(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__,
                 *(exact(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, msgspec.Struct):   # a WrittenPlay, its Pos
+        return (type(value).__name__,
+                *(exact(getattr(value, name)) for name in value.__struct_fields__))
     return (type(value).__name__, value)
 
 
