@@ -149,7 +149,10 @@ class Game:
     match record's catalog holds it (a stored match of it needs its options' stored layout,
     projections/store/facts.py); `notation` its part of the hand-record notation (None: it
     cannot be written as one); `dealing` how it deals (None: its deals cannot be read back into
-    their decks).
+    their decks); `bot` the simulator's player, a command for the seat to move of a smazzata's
+    state (None: it cannot be simulated); `captures` whether a play takes cards from the table
+    (its capture shown, its scope counted: Cirulla, Scopa) rather than making a trick
+    (Briscola).
     """
 
     name: str
@@ -164,6 +167,7 @@ class Game:
     notation: NotationParts | None = None
     dealing: DealingParts | None = None
     bot: Callable[[Any], Command] | None = None
+    captures: bool = True
 
     @property
     def engine(self) -> GameEngine[Any, Any]:

@@ -130,4 +130,4 @@ BRISCOLA = Game(
     # 004: "all'avversario fino a un massimo di 20 punti", of the 120 card points of a smazzata
     penalty=PenaltyRules(cap=20, extra=0, most_unawarded=BRISCOLA_CARD_POINTS),
     transcriber=transcription.BRISCOLA, default_format="3smazzate", categories=CATEGORIES,
-    notation=NOTATION, dealing=DEALING, bot=choose_command)
+    notation=NOTATION, dealing=DEALING, bot=choose_command, captures=False)

@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from domain.cards import UNKNOWN_CODE, parse_card
+from domain.games import game_named
 from domain.record.catalog import CATALOG
 from domain.record.events import PROVENANCES
 from domain.viewing import ARBITER
@@ -316,7 +317,13 @@ def said(text: object) -> str:
     return translate(text, gettext)
 
 
+def captures(game: str) -> bool:
+    """Whether a play of `game` takes cards from the table (its Game's `captures`): the
+    viewer shows its captures and scope."""
+    return game_named(game).captures
+
+
 def template_globals() -> dict[str, Any]:
     return {"card": card, "card_name": card_name, "card_back": card_back, "term": term,
             "step_url": step_url, "logged_arbiter": logged_arbiter, "running_chart": running_chart,
-            "seat_links": seat_links, "said": said}
+            "seat_links": seat_links, "said": said, "captures": captures}
