@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from domain.cards import Card
+from domain.dealing import deal_round_robin
 from domain.events import SmazzataEnded
-from domain.game import Game, GameEngine
+from domain.game import DealingParts, DealtCards, Game, GameEngine, Hands
 from domain.match_format import MatchFormat, SmazzataResult
 from domain.penalty import PenaltyRules
 from domain.record.adapters import SharedFormats, forfeited, in_spareggio, seating_of
@@ -22,7 +24,7 @@ from domain.scopa.bot import choose
 from domain.scopa.engine import ENGINE, smazzata_result
 from domain.scopa.formats import FORMATS
 from domain.scopa.scoring import CATEGORIES
-from domain.scopa.state import ScopaRules, ScopaState
+from domain.scopa.state import HAND_SIZE, TABLE_SIZE, ScopaRules, ScopaState
 from domain.seating import Direction, Seating
 from domain.text import say
 
@@ -77,9 +79,36 @@ class ScopaGame(SharedFormats):
 
 RULES: GameRulesOf[ScopaState, ScopaRules, MatchFormat, SmazzataResult] = ScopaGame()
 
+DEAL_ORDER = "uno-alla-volta"
+"""S1's one deal order: three cards each one at a time, then four on the table."""
+
+
+def deal_order(options: Mapping[str, str]) -> tuple[str, str]:
+    """Every Scopa match is dealt the same way, play going counterclockwise."""
+    return DEAL_ORDER, Direction.COUNTERCLOCKWISE.value
+
+
+def deal(deck: tuple[Card, ...], order: str, direction: str, seating: Seating,
+         dealer: int) -> DealtCards:
+    """S1: three cards each from the dealer's right, four on the table, the rest the stock."""
+    hands, rest = deal_round_robin(deck, seating, dealer, HAND_SIZE)
+    return hands, rest[:TABLE_SIZE], rest[TABLE_SIZE:], None
+
+
+def stock_hands(stock: tuple[Card, ...], seating: Seating, dealer: int) -> tuple[Hands, ...]:
+    """The stock dealt three cards each whenever the hands are empty, round after round."""
+    rounds = []
+    while stock:
+        hands, stock = deal_round_robin(stock, seating, dealer, HAND_SIZE)
+        rounds.append(hands)
+    return tuple(rounds)
+
+
+DEALING = DealingParts(order=deal_order, deal=deal, stock_hands=stock_hands)
+
 SCOPA = Game(name="scopa", rules=RULES, formats=FORMATS,
              penalty=PenaltyRules(cap=OPEN_POINTS), transcriber=None, default_format="11pt",
-             categories=CATEGORIES, vp_table=False, bot=choose,
+             categories=CATEGORIES, vp_table=False, bot=choose, dealing=DEALING,
              # not in the match record's catalog until the store has the stored layout of its
              # options (projections/store/facts.py, OPTION_TYPES)
              recorded=False)
