@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from domain.building import builder
 from domain.events import DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard
 from domain.record.commands import (
@@ -42,6 +43,9 @@ class Decided:
 
     events: tuple[MatchEvent, ...]
     notes: tuple[str, ...] = ()
+
+
+_decided = builder(Decided)   # Decided(events, notes) without the dataclass's __init__: per play
 
 
 def _transcribed(state: MatchState, what: Said) -> Transcriber:
@@ -150,7 +154,7 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
                 folded = evolve(folded, event, at)
         return Decided(completed, notes), folded
     bank, seen = thought(state, move.seat, at)
-    return Decided(events, notes), state_played(state, after, state.version + len(events), at,
+    return _decided(events, notes), state_played(state, after, state.version + len(events), at,
                                                 bank, seen)
 
 
