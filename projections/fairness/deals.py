@@ -22,7 +22,7 @@ from functools import lru_cache
 from domain.cards import DECK, UNKNOWN_INDEX, Card, card_at
 from domain.events import SmazzataDealt, SmazzataEnded
 from domain.game import DealingParts
-from domain.games import UnknownGame, game_named
+from domain.games import games
 from domain.match_seed import smazzata_seed
 from domain.record.events import MatchCreated, MatchSeedRevealed, SeedRevealed
 from domain.seating import Direction, Seating
@@ -77,14 +77,12 @@ def layout_of(created: MatchCreated) -> DealLayout:
 
 
 def _dealing(game: str) -> DealingParts:
-    try:
-        dealing = game_named(game).dealing
-    except UnknownGame as unknown:
-        raise DealRecordError(unknown.said) from None
-    if dealing is None:
-        raise DealRecordError(say("game {game}: its deals cannot be read back into their decks",
-                                  game=repr(game)))
-    return dealing
+    """The game's DealingParts; DealRecordError naming the games that have them."""
+    dealing = {g.name: g.dealing for g in games() if g.dealing is not None}
+    if game not in dealing:
+        raise DealRecordError(say("game {game}: expected one of {games}", game=repr(game),
+                                  games=", ".join(dealing)))
+    return dealing[game]
 
 
 @lru_cache(maxsize=64)
