@@ -1,5 +1,7 @@
 """Verify at scale (docs/benchmarks.md, section "Verify at scale (issue 13)").
 
+Its last measurement: docs/benchmarks.md, "Verify after msgspec (issue 24)".
+
 Run: .venv/bin/python -m bench.bench_verify [--matches N] [--runs R] [--jobs J]
      [--skip-postgres] [--profile]
 
@@ -12,7 +14,9 @@ bench_verify_N, filled from that file's rows. On each, alternating run by run:
   (b) verify of the whole store in this process (`verify_store`, what `verbale verify --jobs 1`
       runs): its CPU seconds against (a)'s, the issue's target being at most 3x;
   (c) the command itself, `verbale verify --jobs 1` and `--jobs J`, each a fresh process,
-      wall clock: the speed-up of J workers over one.
+      wall clock: the speed-up of J processes over one;
+  (d) `verify_parallel` with J processes (this one and J - 1 workers) in this process, wall
+      clock, and the CPU seconds this process spent: how the work was split.
 Medians of R runs; the ratios are the medians of the runs' own ratios.
 --profile prints where verify spends its time (cProfile).
 """
@@ -38,6 +42,7 @@ from bench.bench_store import BATCH, PG_DSN
 from bench.machine import machine
 from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
+from projections.verify.jobs import verify_parallel
 from projections.verify.streams import verify_store
 
 DATA = Path(__file__).parent / ".data"
@@ -118,6 +123,12 @@ def verify_once(store: MatchStore) -> int:
     return sum(v.events for v in verdicts)
 
 
+def parallel_once(url: str, store: MatchStore, jobs: int) -> int:
+    verdicts = verify_parallel(url, jobs, store=store)
+    assert all(v.ok for v in verdicts), "the benchmark's store must verify"
+    return sum(v.events for v in verdicts)
+
+
 def command(url: str, jobs: int) -> int:
     """`verbale verify --jobs J`, a fresh process (its exit code must be 0)."""
     subprocess.run([VERBALE, "verify", "--database", url, "--jobs", str(jobs)], check=True,
@@ -138,7 +149,8 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
         states = stored_bytes(store)
         cases: dict[str, Callable[[], int]] = {
             "loads": lambda: loads(states), "verify": lambda: verify_once(store),
-            "jobs1": lambda: command(url, 1), f"jobs{jobs}": lambda: command(url, jobs)}
+            "jobs1": lambda: command(url, 1), f"jobs{jobs}": lambda: command(url, jobs),
+            "parallel": lambda: parallel_once(url, store, jobs)}
         cpu: dict[str, list[float]] = {case: [] for case in cases}
         wall: dict[str, list[float]] = {case: [] for case in cases}
         for run in range(runs):
@@ -150,7 +162,9 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
                 f"{case} {wall[case][-1]:.2f} s wall, {cpu[case][-1]:.2f} s CPU"
                 for case in ("loads", "verify")) + ", " + ", ".join(
                 f"verbale verify --jobs {case[4:]} {wall[case][-1]:.2f} s"
-                for case in cases if case.startswith("jobs")), flush=True)
+                for case in cases if case.startswith("jobs")) + f", verify_parallel "
+                f"{wall['parallel'][-1]:.2f} s wall, {cpu['parallel'][-1]:.2f} s CPU here",
+                flush=True)
     finally:
         store.close()
     found = {f"{case}_{kind}": statistics.median(values[case])
@@ -187,6 +201,10 @@ def report(name: str, r: dict[str, float], jobs: int) -> None:
     print(f"  verbale verify --jobs 1: {r['jobs1_wall']:6.2f} s wall")
     print(f"  verbale verify --jobs {jobs}: {r[f'jobs{jobs}_wall']:6.2f} s wall "
           f"(x{r['speedup']:.2f} of --jobs 1)")
+    print(f"  verify_parallel, {jobs} processes: {r['parallel_wall']:6.2f} s wall "
+          f"(x{r['verify_wall'] / r['parallel_wall']:.2f} of verify in this process), "
+          f"{r['parallel_cpu']:.2f} s CPU in this process "
+          f"({r['parallel_cpu'] / r['verify_cpu']:.0%} of verify's)")
 
 
 def main() -> None:

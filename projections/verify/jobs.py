@@ -1,8 +1,11 @@
-"""`verbale verify --jobs N`: the streams of the store verified by N worker processes.
+"""`verbale verify --jobs N`: the streams of the store verified by N processes, this one and
+N - 1 workers.
 
 The streams are taken in verify's own order and cut into runs of neighbours; each worker opens
-the store itself, read-only, and verifies its runs with `verify_stream`, the very check
-`verify_store` makes, stream by stream. The verdicts come back in stream order and the
+the store itself, read-only, and verifies runs from the front with `verify_stream`, the very
+check `verify_store` makes, stream by stream; this process verifies runs from the back (no
+process waits for the workers to start: the forkserver imports the modules meanwhile) until
+it meets the runs the workers have taken. The verdicts come back in stream order and the
 tournaments are checked against their matches in this process, as `verify_store` does: what is
 reported is the same, verdict for verdict, as with one process.
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from uuid import UUID
 
@@ -42,9 +45,10 @@ done (replay_web/progress.py's `bar`)."""
 
 def verify_parallel(url: str, jobs: int, shown: Shown | None = None,
                     store: MatchStore | None = None) -> list[Verdict]:
-    """Every stream of the store at `url` by `jobs` workers, shown by `shown` as the runs of
+    """Every stream of the store at `url` by `jobs` processes, shown by `shown` as the runs of
     streams come back. `store` (opened at `url`, read-only) is used here for the list of
-    streams and the cross-checks; without it one is opened."""
+    streams, for the runs this process takes and for the cross-checks; without it one is
+    opened."""
     own = store is None
     parent = store or MatchStore(url=url, read_only=True)
     try:
@@ -52,31 +56,46 @@ def verify_parallel(url: str, jobs: int, shown: Shown | None = None,
         streams = sorted(set(parent.streams()) | set(heads), key=str)
         work = [(s, heads.get(s)) for s in streams]
         with (shown or _unseen)(len(work)) as done:
-            verdicts = _in_workers(url, parent.catalog, jobs, work, done)
+            verdicts = _in_workers(parent, url, jobs, work, done)
         return linked(parent, verdicts)
     finally:
         if own:
             parent.close()
 
 
-def _in_workers(url: str, catalog: Mapping[str, GameRules], jobs: int,
-                work: list[tuple[UUID, Head | None]],
+def _in_workers(parent: MatchStore, url: str, jobs: int, work: list[tuple[UUID, Head | None]],
                 done: Callable[[int], None]) -> list[Verdict]:
+    """The runs of `work` by `jobs - 1` workers and this process: the workers take the runs
+    from the front, this process from the back (a run no worker has taken is cancelled there
+    and verified here), so that it works while the workers start, and after."""
     size = max(1, -(-len(work) // (jobs * RUNS_PER_JOB)))
     runs = [work[i:i + size] for i in range(0, len(work), size)]
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["projections.verify.jobs"])
-    results: list[list[Verdict]] = [[] for _ in runs]
-    finished = 0
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_open,
-                             initargs=(url, dict(catalog))) as pool:
-        futures: dict[Future[list[Verdict]], int] = {
-            pool.submit(_verify_run, run): index for index, run in enumerate(runs)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            finished += len(results[futures[future]])
-            done(finished)
-    return [verdict for run in results for verdict in run]
+    results: list[list[Verdict] | None] = [None] * len(runs)
+    keyrings = KeyringCache(parent)
+    with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context,
+                             initializer=_open, initargs=(url, dict(parent.catalog))) as pool:
+        futures = [pool.submit(_verify_run, run) for run in runs]
+        for index in reversed(range(len(runs))):
+            if not futures[index].cancel():
+                break   # the workers have come this far
+            results[index] = [verify_stream(parent, stream, head, keyrings)
+                              for stream, head in runs[index]]
+            _shown(futures, results, done)
+        for index, future in enumerate(futures):
+            if not future.cancelled():
+                results[index] = future.result()
+                _shown(futures, results, done)
+    return [verdict for run in results for verdict in run or ()]
+
+
+def _shown(futures: list[Future[list[Verdict]]], results: list[list[Verdict] | None],
+           done: Callable[[int], None]) -> None:
+    """How many streams are verified so far, here or by a worker."""
+    done(sum(len(futures[i].result() if r is None and futures[i].done()
+                  and not futures[i].cancelled() else r or ())
+             for i, r in enumerate(results)))
 
 
 @contextmanager

@@ -12,10 +12,15 @@ store's mapper gives the same event. Any other row (an older layout, an upcast, 
 typed options, anything wrong) is None here, and structure.py checks it by the exact route,
 which names what is wrong. The chain, the clock and the envelope's continuity are checked on
 both alike (structure.py).
+
+A speed-only route beside its reference, the exact route: `VERBALE_EXACT=1` (`verify --exact`,
+importers/notation/exact.py: read here from the environment, projections and importers being
+independent) turns it off. tests/projections/verify/test_whole.py holds it to the exact route.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import msgspec
@@ -29,6 +34,14 @@ V2_REQUIRED = {"MatchCreated": ("provenance", "visibility"), "SmazzataEnded": ("
                "MatchEnded": ("settlement",)}
 """A record of class_version 2 holds these fields (docs/events.md section 6): null there is not
 "not recorded", as in a version-1 record, but a record stripped of them."""
+
+EXACT = "VERBALE_EXACT"
+
+
+def whole_read() -> bool:
+    """Whether rows are read whole: not with VERBALE_EXACT set (to anything but empty or 0)."""
+    return os.environ.get(EXACT, "") in ("", "0")
+
 
 _CLASS_OF_TOPIC = {TOPIC_OF[c.__name__]: c for c in FACT_CLASSES}
 

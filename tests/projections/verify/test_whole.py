@@ -145,3 +145,18 @@ def test_each_check_of_the_whole_read_is_the_exact_routes(games_store: MatchStor
         assert exact.broken or any(p.version == row.originator_version for p in exact.problems)
     if edit != "no envelope":   # (the stream's envelope check finds it, on either route)
         assert whole(stored[at], str(stream)) is None
+
+
+def test_verbale_exact_turns_the_whole_read_off(games_store: MatchStore,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = sorted(games_store.streams(), key=str)[0]
+    stored = list(games_store.stored(stream))
+    head = games_store.chained.select_head(stream)
+    fast = read_stream(games_store, stream, stored, head)
+    monkeypatch.setenv("VERBALE_EXACT", "1")
+
+    def refused(_row: StoredEvent, _stream: str) -> None:
+        raise AssertionError("read whole with VERBALE_EXACT=1")
+
+    with patch("projections.verify.structure.whole", refused):
+        assert read_stream(games_store, stream, stored, head) == fast
