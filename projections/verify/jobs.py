@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -65,37 +66,73 @@ def verify_parallel(url: str, jobs: int, shown: Shown | None = None,
 
 def _in_workers(parent: MatchStore, url: str, jobs: int, work: list[tuple[UUID, Head | None]],
                 done: Callable[[int], None]) -> list[Verdict]:
-    """The runs of `work` by `jobs - 1` workers and this process: the workers take the runs
-    from the front, this process from the back (a run no worker has taken is cancelled there
-    and verified here), so that it works while the workers start, and after."""
+    """The runs of `work` by `jobs - 1` workers and this process: a thread hands the runs to
+    the workers from the front (its first hand-over waits for the forkserver to import the
+    modules), this process verifies them from the back meanwhile, and after, as long as the
+    run it comes to is not taken (or its hand-over can still be cancelled)."""
     size = max(1, -(-len(work) // (jobs * RUNS_PER_JOB)))
-    runs = [work[i:i + size] for i in range(0, len(work), size)]
+    runs = _Runs([work[i:i + size] for i in range(0, len(work), size)])
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["projections.verify.jobs"])
-    results: list[list[Verdict] | None] = [None] * len(runs)
     keyrings = KeyringCache(parent)
     with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=context,
                              initializer=_open, initargs=(url, dict(parent.catalog))) as pool:
-        futures = [pool.submit(_verify_run, run) for run in runs]
-        for index in reversed(range(len(runs))):
-            if not futures[index].cancel():
+        feeder = threading.Thread(target=runs.feed, args=(pool,), daemon=True)
+        feeder.start()
+        for index in reversed(range(len(runs.runs))):
+            if not runs.take(index):
                 break   # the workers have come this far
-            results[index] = [verify_stream(parent, stream, head, keyrings)
-                              for stream, head in runs[index]]
-            _shown(futures, results, done)
-        for index, future in enumerate(futures):
+            runs.results[index] = [verify_stream(parent, stream, head, keyrings)
+                                   for stream, head in runs.runs[index]]
+            done(runs.shown())
+        feeder.join()
+        if runs.failed is not None:
+            raise runs.failed
+        for index, future in sorted(runs.futures.items()):
             if not future.cancelled():
-                results[index] = future.result()
-                _shown(futures, results, done)
-    return [verdict for run in results for verdict in run or ()]
+                runs.results[index] = future.result()
+                done(runs.shown())
+    return [verdict for run in runs.results for verdict in run or ()]
 
 
-def _shown(futures: list[Future[list[Verdict]]], results: list[list[Verdict] | None],
-           done: Callable[[int], None]) -> None:
-    """How many streams are verified so far, here or by a worker."""
-    done(sum(len(futures[i].result() if r is None and futures[i].done()
-                  and not futures[i].cancelled() else r or ())
-             for i, r in enumerate(results)))
+class _Runs:
+    """The runs of streams, each taken once: from the front by the thread that hands them to
+    the workers, from the back by this process; `front` is the first run not handed over,
+    `back` the last run this process took."""
+
+    def __init__(self, runs: list[list[tuple[UUID, Head | None]]]) -> None:
+        self.runs = runs
+        self.results: list[list[Verdict] | None] = [None] * len(runs)
+        self.futures: dict[int, Future[list[Verdict]]] = {}
+        self.front, self.back = 0, len(runs)
+        self.lock = threading.Lock()
+        self.failed: BaseException | None = None
+
+    def feed(self, pool: ProcessPoolExecutor) -> None:
+        try:
+            while True:
+                with self.lock:
+                    if self.front >= self.back:
+                        return
+                    index, self.front = self.front, self.front + 1
+                self.futures[index] = pool.submit(_verify_run, self.runs[index])
+        except BaseException as error:  # raised in the caller's thread
+            self.failed = error
+
+    def take(self, index: int) -> bool:
+        """Run `index` for this process: not handed over yet, or its hand-over cancelled."""
+        with self.lock:
+            if index >= self.front:
+                self.back = index
+                return True
+        future = self.futures.get(index)
+        return future is not None and future.cancel()
+
+    def shown(self) -> int:
+        """How many streams are verified so far, here or by a worker."""
+        return sum(len(r) if r is not None else len(f.result())
+                   if (f := self.futures.get(i)) is not None and f.done() and not f.cancelled()
+                   else 0 for i, r in enumerate(self.results))
 
 
 @contextmanager
