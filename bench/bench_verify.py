@@ -12,7 +12,8 @@ bench_verify_N, filled from that file's rows. On each, alternating run by run:
   (a) json.loads: the stored bytes of every event (read once, before the runs) parsed by a
       plain `json.loads`, the floor any check of those rows pays;
   (b) verify of the whole store in this process (`verify_store`, what `verbale verify --jobs 1`
-      runs): its CPU seconds against (a)'s, the issue's target being at most 3x;
+      runs): its CPU seconds against (a)'s, the issue's target being at most 3x; and the same
+      with VERBALE_EXACT=1 (every row by the exact route, none read whole);
   (c) the command itself, `verbale verify --jobs 1` and `--jobs J`, each a fresh process,
       wall clock: the speed-up of J processes over one;
   (d) `verify_parallel` with J processes (this one and J - 1 workers) in this process, wall
@@ -27,6 +28,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import statistics
 import subprocess
@@ -44,6 +46,7 @@ from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
 from projections.verify.jobs import verify_parallel
 from projections.verify.streams import verify_store
+from projections.verify.whole import EXACT
 
 DATA = Path(__file__).parent / ".data"
 SEED = "5eed0000000000000000000000000300"
@@ -123,6 +126,16 @@ def verify_once(store: MatchStore) -> int:
     return sum(v.events for v in verdicts)
 
 
+def verify_exact(store: MatchStore) -> int:
+    """verify with VERBALE_EXACT=1: every row by the exact route (parsed as JSON, checked,
+    decoded through the mapper), not read whole (projections/verify/whole.py)."""
+    os.environ[EXACT] = "1"
+    try:
+        return verify_once(store)
+    finally:
+        del os.environ[EXACT]
+
+
 def parallel_once(url: str, store: MatchStore, jobs: int) -> int:
     verdicts = verify_parallel(url, jobs, store=store)
     assert all(v.ok for v in verdicts), "the benchmark's store must verify"
@@ -149,6 +162,7 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
         states = stored_bytes(store)
         cases: dict[str, Callable[[], int]] = {
             "loads": lambda: loads(states), "verify": lambda: verify_once(store),
+            "exact": lambda: verify_exact(store),
             "jobs1": lambda: command(url, 1), f"jobs{jobs}": lambda: command(url, jobs),
             "parallel": lambda: parallel_once(url, store, jobs)}
         cpu: dict[str, list[float]] = {case: [] for case in cases}
@@ -160,7 +174,7 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
                 cpu[case].append(used)
             print(f"  {name} run {run + 1}: " + ", ".join(
                 f"{case} {wall[case][-1]:.2f} s wall, {cpu[case][-1]:.2f} s CPU"
-                for case in ("loads", "verify")) + ", " + ", ".join(
+                for case in ("loads", "verify", "exact")) + ", " + ", ".join(
                 f"verbale verify --jobs {case[4:]} {wall[case][-1]:.2f} s"
                 for case in cases if case.startswith("jobs")) + f", verify_parallel "
                 f"{wall['parallel'][-1]:.2f} s wall, {cpu['parallel'][-1]:.2f} s CPU here",
@@ -171,6 +185,8 @@ def bench_place(name: str, url: str, runs: int, jobs: int) -> dict[str, float]:
              for kind, values in (("cpu", cpu), ("wall", wall)) for case in cases}
     found["ratio"] = statistics.median(v / j for v, j in zip(cpu["verify"], cpu["loads"],
                                                               strict=True))
+    found["exact_ratio"] = statistics.median(v / j for v, j in zip(cpu["exact"], cpu["loads"],
+                                                                    strict=True))
     found["speedup"] = statistics.median(one / many for one, many in zip(
         wall["jobs1"], wall[f"jobs{jobs}"], strict=True))
     found["events"] = float(len(states))
@@ -198,6 +214,8 @@ def report(name: str, r: dict[str, float], jobs: int) -> None:
           f"({events / r['loads_cpu']:,.0f} ev per CPU s)")
     print(f"  verify (this process)  : {r['verify_cpu']:6.2f} s CPU "
           f"({events / r['verify_cpu']:,.0f} ev per CPU s): x{r['ratio']:.2f} of json.loads")
+    print(f"  verify, VERBALE_EXACT=1: {r['exact_cpu']:6.2f} s CPU "
+          f"({events / r['exact_cpu']:,.0f} ev per CPU s): x{r['exact_ratio']:.2f} of json.loads")
     print(f"  verbale verify --jobs 1: {r['jobs1_wall']:6.2f} s wall")
     print(f"  verbale verify --jobs {jobs}: {r[f'jobs{jobs}_wall']:6.2f} s wall "
           f"(x{r['speedup']:.2f} of --jobs 1)")
