@@ -38,6 +38,16 @@ class MatchKind(Enum):
 
 TARGET_RE = re.compile(r"(\d+)\s*(?:pt|punti)")
 SMAZZATE_RE = re.compile(r"(\d+)\s*(?:smazzate|smazzata|smazz\.?|sm)")
+
+
+def points_or_smazzate(cleaned: str) -> tuple[MatchKind, int] | None:
+    """A format text of a game played to points or to a number of smazzate ('21pt', '3sm'):
+    its kind and length; None: neither."""
+    for pattern, kind in ((TARGET_RE, MatchKind.TARGET), (SMAZZATE_RE, MatchKind.SMAZZATE)):
+        found = pattern.fullmatch(cleaned)
+        if found:
+            return kind, int(found.group(1))
+    return None
 POINTS_WORDS = ("punti", "points", "a punti")
 
 

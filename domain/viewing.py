@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from domain.cards import Card
 from domain.events import AccusoDeclared, CardPlayed
@@ -154,3 +155,65 @@ def check_plays(game: str, plays: Sequence[CardPlayed], expected: int) -> None:
         raise ObservationError(say("{game}: {count} plays given for a state after {expected} "
                                    "plays of its smazzata", game=game, count=len(plays),
                                    expected=expected))
+
+
+class TableOfCaptures(Protocol):
+    """What a fishing game's state (Cirulla, Scopa) holds that its view reads: hands, the table,
+    the stock, the piles and the scope."""
+
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def dealt(self) -> bool: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def plays(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def table(self) -> tuple[Card, ...]: ...
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+    @property
+    def captured(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]: ...
+    @property
+    def scope(self) -> tuple[int, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What a game's accusi make public (none in Scopa): the cards shown per seat, the points
+    per side, the accusi as their events."""
+
+    shown: tuple[tuple[Card, ...], ...] | None = None
+    points: tuple[int, int] = (0, 0)
+    accusi: tuple[AccusoDeclared, ...] = ()
+
+
+def table_view(game: str, state: TableOfCaptures, viewer: Viewer, visibility: Visibility,
+               plays: Sequence[CardPlayed], declared: Declared = Declared()) -> Observation:
+    """`viewer`'s view of a fishing game's smazzata: the hands it may see, the table in deck
+    order, the stock's size (its order to the arbiter only), the piles' sizes, the scope and
+    what the accusi made public; `plays` are the CardPlayed of the smazzata so far."""
+    seating = state.seating
+    check_viewer(seating, viewer)
+    if not state.dealt:
+        return no_smazzata(game, seating, viewer, state.number, state.dealer)
+    check_plays(game, plays, state.plays)
+    face_up = is_last_hand_face_up(visibility, seating.players, not state.stock, state.finished)
+    seats = visible_seats(seating, viewer, visibility, face_up)
+    mano, seen = split_plays(plays, seating.players, visibility)
+    shown = declared.shown if declared.shown is not None else ((),) * seating.players
+    return Observation(
+        game=game, viewer=viewer, number=state.number, dealer=state.dealer,
+        hands=hands_seen(state.hands, seats), hand_sizes=tuple(map(len, state.hands)),
+        shown=shown, table=tuple(sorted(state.table)), briscola=None,
+        stock_size=len(state.stock), stock=state.stock if viewer is ARBITER else None,
+        captured_sizes=(len(state.captured[0]), len(state.captured[1])), scope=state.scope,
+        points=declared.points, accusi=declared.accusi, mano=mano, seen=seen,
+        last_hand_face_up=face_up, finished=state.finished)

@@ -9,14 +9,13 @@ from __future__ import annotations
 from domain.match_format import (
     CIRULLA_MAX_SMAZZATE,
     CIRULLA_TARGETS,
-    SMAZZATE_RE,
-    TARGET_RE,
     MatchFormat,
     MatchFormatError,
     MatchKind,
     SmazzataResult,
     added_points,
     format_name,
+    points_or_smazzate,
     result_place,
 )
 from domain.text import Said, say
@@ -32,11 +31,7 @@ class CirullaFormats:
                    "('1smazzata')", targets="/".join(str(t) for t in CIRULLA_TARGETS))
 
     def parse_kind(self, cleaned: str) -> tuple[MatchKind, int] | None:
-        for pattern, kind in ((TARGET_RE, MatchKind.TARGET), (SMAZZATE_RE, MatchKind.SMAZZATE)):
-            found = pattern.fullmatch(cleaned)
-            if found:
-                return kind, int(found.group(1))
-        return None
+        return points_or_smazzate(cleaned)
 
     def length_allowed(self, fmt: MatchFormat) -> bool:
         if fmt.kind is MatchKind.TARGET:

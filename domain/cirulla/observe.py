@@ -14,19 +14,7 @@ from domain.cards import Card
 from domain.cirulla.accusi import PLAYER_KINDS
 from domain.cirulla.state import CirullaState
 from domain.events import AccusoDeclared, CardPlayed
-from domain.viewing import (
-    ARBITER,
-    Observation,
-    Viewer,
-    Visibility,
-    check_plays,
-    check_viewer,
-    hands_seen,
-    is_last_hand_face_up,
-    no_smazzata,
-    split_plays,
-    visible_seats,
-)
+from domain.viewing import Declared, Observation, Viewer, Visibility, table_view
 
 GAME = "cirulla"
 
@@ -34,22 +22,9 @@ GAME = "cirulla"
 def observe(state: CirullaState, viewer: Viewer, visibility: Visibility,
             plays: Sequence[CardPlayed]) -> Observation:
     """`viewer`'s view of `state`; `plays` are the CardPlayed of its smazzata so far."""
-    seating = state.seating
-    check_viewer(seating, viewer)
-    if not state.dealt:
-        return no_smazzata(GAME, seating, viewer, state.number, state.dealer)
-    check_plays(GAME, plays, state.plays)
-    face_up = is_last_hand_face_up(visibility, seating.players, not state.stock, state.finished)
-    seats = visible_seats(seating, viewer, visibility, face_up)
-    mano, seen = split_plays(plays, seating.players, visibility)
-    return Observation(
-        game=GAME, viewer=viewer, number=state.number, dealer=state.dealer,
-        hands=hands_seen(state.hands, seats), hand_sizes=tuple(map(len, state.hands)),
-        shown=shown(state), table=tuple(sorted(state.table)), briscola=None,
-        stock_size=len(state.stock), stock=state.stock if viewer is ARBITER else None,
-        captured_sizes=(len(state.captured[0]), len(state.captured[1])), scope=state.scope,
-        points=accusi_points(state), accusi=declared(state), mano=mano, seen=seen,
-        last_hand_face_up=face_up, finished=state.finished)
+    declared = Declared(shown(state), accusi_points(state), declared_accusi(state)) \
+        if state.dealt else Declared()
+    return table_view(GAME, state, viewer, visibility, plays, declared)
 
 
 def shown(state: CirullaState) -> tuple[tuple[Card, ...], ...]:
@@ -72,7 +47,7 @@ def accusi_points(state: CirullaState) -> tuple[int, int]:
     return (points[0], points[1])
 
 
-def declared(state: CirullaState) -> tuple[AccusoDeclared, ...]:
+def declared_accusi(state: CirullaState) -> tuple[AccusoDeclared, ...]:
     """The accusi of the smazzata as their events: public, the cards were shown to declare."""
     return tuple(AccusoDeclared(seat=r.seat, kind=r.kind, cards=r.cards, points=r.points,
                                 matta_value=r.matta_value) for r in state.accusi)

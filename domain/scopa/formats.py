@@ -8,14 +8,13 @@ with more points wins; level past it, another smazzata is played.
 from __future__ import annotations
 
 from domain.match_format import (
-    SMAZZATE_RE,
-    TARGET_RE,
     MatchFormat,
     MatchFormatError,
     MatchKind,
     SmazzataResult,
     added_points,
     format_name,
+    points_or_smazzate,
     result_place,
 )
 from domain.text import Said, say
@@ -34,11 +33,7 @@ class ScopaFormats:
                    targets="/".join(str(t) for t in SCOPA_TARGETS), most=SCOPA_MAX_SMAZZATE)
 
     def parse_kind(self, cleaned: str) -> tuple[MatchKind, int] | None:
-        for pattern, kind in ((TARGET_RE, MatchKind.TARGET), (SMAZZATE_RE, MatchKind.SMAZZATE)):
-            found = pattern.fullmatch(cleaned)
-            if found:
-                return kind, int(found.group(1))
-        return None
+        return points_or_smazzate(cleaned)
 
     def length_allowed(self, fmt: MatchFormat) -> bool:
         if fmt.kind is MatchKind.TARGET:
