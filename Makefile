@@ -59,10 +59,10 @@ lint: $(DEV_STAMP)
 
 # The suite runs on every core (pytest-xdist; each storage test has its own database file or
 # PostgreSQL schema, so the workers never share a store); then the store's and the importers'
-# tests once more with every fast route off (VERBALE_EXACT=1, docs/architecture.md).
+# tests, and verify's, once more with every fast route off (VERBALE_EXACT=1, docs/architecture.md).
 test: lint
 	$(BIN)/python -m pytest -q -n auto
-	VERBALE_EXACT=1 $(BIN)/python -m pytest -q -n auto tests/projections/store tests/importers
+	VERBALE_EXACT=1 $(BIN)/python -m pytest -q -n auto tests/projections/store tests/projections/verify tests/importers
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench
