@@ -41,16 +41,16 @@ from projections.verify.structure import envelope_kind
 from projections.verify.tarocchi import audit_tarocchi
 from projections.verify.verdicts import Problem, Verdict, message_of, with_problems
 
+_SIGNED = (RulingRecorded, PenaltyImposed)
+
 
 def signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
                     decoded: list[tuple[object, datetime]], keyrings: KeyringCache) -> Verdict:
     """Every ruling of a match (penalty of a Tarocchi tournament) is its arbiter's, signed by a
     key registered for them at that moment over its content, this stream and the head it
     extends (signatures.py)."""
-    rows = [RulingRow(row.originator_version, previous_hash_of(row.state) or "",
-                      envelope_kind(row), event, at)
-            for row, (event, at) in zip(stored, decoded, strict=True)
-            if isinstance(event, RulingRecorded | PenaltyImposed)]
+    rows = [_ruling_row(stored[index], event, at) for index, (event, at) in enumerate(decoded)
+            if isinstance(event, _SIGNED)]   # a few rows of a stream: those alone are looked at
     if not rows:
         return verdict
     first = decoded[0][0]
@@ -63,6 +63,11 @@ def signed_rulings(verdict: Verdict, stored: Sequence[StoredEvent],
                                                               transcribed)]
     return with_problems(verdict, found) if any(p.severity is Severity.FAILURE for p in found) \
         else replace(verdict, problems=verdict.problems + tuple(found))
+
+
+def _ruling_row(row: StoredEvent, event: object, at: datetime) -> RulingRow:
+    return RulingRow(row.originator_version, previous_hash_of(row.state) or "",
+                     envelope_kind(row), event, at)
 
 
 def audited(store: MatchStore, stream: UUID, decoded: list[tuple[object, datetime]]) -> Verdict:
