@@ -18,8 +18,11 @@ def linked(store: MatchStore, verdicts: list[Verdict]) -> list[Verdict]:
     tournament is scheduled there at its round and table."""
     by_id = {v.stream: v for v in verdicts}
     found: dict[UUID, list[Problem]] = {}
+    places: dict[UUID, dict[str, list[tuple[int, int]]]] = {}   # each schedule, by match
     for tournament in verdicts:
         for round_, table, match in tournament.scheduled or ():
+            places.setdefault(tournament.stream, {}).setdefault(match, []).append(
+                (round_, table))
             problem = _missing(store, by_id, round_, table, match)
             if problem is not None:
                 found.setdefault(tournament.stream, []).append(problem)
@@ -30,7 +33,7 @@ def linked(store: MatchStore, verdicts: list[Verdict]) -> list[Verdict]:
         if named is None or named.category != "tournament":
             found.setdefault(played.stream, []).append(_no_tournament(played.place[0]))
         elif named.scheduled is not None:
-            problem = _unscheduled(played, named.scheduled)
+            problem = _unplaced(played, places.get(named.stream, {}).get(str(played.stream), []))
             if problem is not None:
                 found.setdefault(played.stream, []).append(problem)
     return [with_problems(v, found[v.stream]) if v.stream in found else v for v in verdicts]
@@ -99,9 +102,14 @@ def _missing(store: MatchStore, by_id: dict[UUID, Verdict], round_: int, table: 
 
 def _unscheduled(match: Verdict, scheduled: tuple[tuple[int, int, str], ...]
                  ) -> Problem | None:
+    text = str(match.stream)
+    return _unplaced(match, [(r, t) for r, t, m in scheduled if m == text])
+
+
+def _unplaced(match: Verdict, mine: list[tuple[int, int]]) -> Problem | None:
+    """A match against the places (round, table) its tournament schedules it at."""
     assert match.place is not None
     tournament, round_, table = match.place
-    mine = [(r, t) for r, t, m in scheduled if m == str(match.stream)]
     if (round_ is None and table is None and mine) or (round_, table) in mine:
         return None
     if round_ is None and table is None:

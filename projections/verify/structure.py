@@ -19,6 +19,7 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
+from msgspec import UNSET
 
 from domain.record.clock import ClockError, parse_stamp
 from domain.record.envelope import EnvelopeError, RecordedBy
@@ -29,7 +30,7 @@ from projections.store.codec import CodecError, decode
 from projections.store.facts import FACT_NAMED, TOPIC_OF, StoredFact
 from projections.store.recorders import Head
 from projections.verify.verdicts import Problem, message_of
-from projections.verify.whole import V2_REQUIRED, envelope_of, whole, whole_read
+from projections.verify.whole import V2_REQUIRED, whole, whole_read
 
 RECORD_KEYS = {"class_version", "data", "previous_hash", "stream", "timestamp", "type",
                "version"}
@@ -53,48 +54,88 @@ def read_stream(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
     """Each row decoded once into its typed record (whole.py) and checked on that; a row that
     is not a sound record of its newest layout is checked by the exact route (`_record`),
     which names what is wrong, and decoded through the store's mapper and upcasters."""
-    problems, events, stamps = _sequence(stored), [], []
-    previous_hash, previous_at, enveloped = GENESIS, None, None
+    problems: list[Problem] = []
+    decoded: list[tuple[object, datetime | None]] = []
+    previous_hash, enveloped, gap = GENESIS, False, None
+    clock = _Clock()
     text, fast = str(stream), whole_read()
-    for row in stored:
-        version, typed = row.originator_version, whole(row, text) if fast else None
-        fields: tuple[Any, bool, Any] | None
+    for position, row in enumerate(stored, start=1):
+        version = row.originator_version
+        if version != position and gap is None:
+            gap = _gap(position, version)
+        typed = whole(row, text) if fast else None
         if typed is not None:
-            found: list[Problem] = []
-            fields = (typed.previous_hash, envelope_of(typed) is not None, typed.timestamp)
+            previous, has, moment = typed.previous_hash, typed.recorded_by is not UNSET, \
+                typed.timestamp
+            event: object = typed.data
         else:
             record, found = _record(stream, row)
-            fields = None if record is None else (
-                record.get("previous_hash"), ENVELOPE in record, record["timestamp"])
-        events.append(typed.data if typed is not None else None)
-        if fields is not None:
-            enveloped = _same_envelope(version, fields[1], enveloped, found)
-            if fields[0] != previous_hash:
-                found.append(_unchained(version))
-            at, clock = _timestamp(version, fields[2], previous_at)
-            found.extend(clock)
-            previous_at = at or previous_at
-            stamps.append(at)
-        problems.extend(found)
+            problems.extend(found)
+            event = None
+            if record is None:
+                decoded.append((None, None))
+                previous_hash = event_hash(row.state)
+                continue
+            previous, has, moment = record.get("previous_hash"), ENVELOPE in record, \
+                record["timestamp"]
+        if has:
+            enveloped = True
+        elif enveloped:
+            problems.append(_stripped(version))
+        if previous != previous_hash:
+            problems.append(_unchained(version))
+        decoded.append((event, clock.read(version, moment, problems)))
         previous_hash = event_hash(row.state)
     problems.extend(_check_head(stored, head, previous_hash))
+    if gap is not None:
+        problems.insert(0, gap)
     if problems:
         return Read(tuple(problems), previous_hash, [])
     try:
-        decoded = [(event if event is not None else decode_row(store, row)[0], cast(datetime, at))
-                   for event, row, at in zip(events, stored, stamps, strict=True)]
+        events = [(event if event is not None else decode_row(store, row)[0], cast(datetime, at))
+                  for (event, at), row in zip(decoded, stored, strict=True)]
     except Broken as broken:
         return Read((), previous_hash, [], broken.problem)
-    return Read((), previous_hash, decoded)
+    return Read((), previous_hash, events)
 
 
-def _sequence(stored: Sequence[StoredEvent]) -> list[Problem]:
-    for position, row in enumerate(stored, start=1):
-        if row.originator_version != position:
-            return [Problem(position, "sequence", say(
-                "event {version} is missing: the next stored event is {found}",
-                version=position, found=row.originator_version))]
-    return []
+def _gap(position: int, version: int) -> Problem:
+    return Problem(position, "sequence", say(
+        "event {version} is missing: the next stored event is {found}",
+        version=position, found=version))
+
+
+class _Clock:
+    """The stream's timestamps: each UTC in the record's one spelling, none before the one
+    before it. The events of one action share their timestamp: parsed once (the same text is
+    the same instant, which does not go back)."""
+
+    __slots__ = ("at", "text")
+
+    def __init__(self) -> None:
+        self.text: object = None
+        self.at: datetime | None = None
+
+    def read(self, version: int, moment: object, problems: list[Problem]) -> datetime | None:
+        if moment == self.text and isinstance(moment, str):
+            return self.at
+        try:
+            at = parse_stamp(cast(str, moment))
+        except ClockError as error:
+            problems.append(Problem(version, "clock", message_of(error)))
+            return None
+        if self.at is not None and at < self.at:
+            problems.append(Problem(version, "clock", say("the timestamp goes back in time")))
+        self.text, self.at = moment, at
+        return at
+
+
+def _stripped(version: int) -> Problem:
+    """Once a stream's records carry the envelope, every later one does: a record without it
+    after one with it was stripped. (A match begun before the envelope existed and continued
+    since has records without it, then records with it.)"""
+    return Problem(version, "envelope", say(
+        "this record has no recorded_by, although an earlier record of the stream has one"))
 
 
 def _unchained(version: int) -> Problem:
@@ -145,17 +186,6 @@ def _record(stream: UUID, row: StoredEvent) -> tuple[dict[str, Any] | None, list
     return record, problems
 
 
-def _same_envelope(version: int, has: bool, enveloped: bool | None,
-                   found: list[Problem]) -> bool:
-    """Once a stream's records carry the envelope, every later one does: a record without it
-    after one with it was stripped. (A match begun before the envelope existed and continued
-    since has records without it, then records with it.)"""
-    if enveloped and not has:
-        found.append(Problem(version, "envelope", say(
-            "this record has no recorded_by, although an earlier record of the stream has one")))
-    return bool(enveloped) or has
-
-
 def _v2_fields(version: int, record: dict[str, Any]) -> list[Problem]:
     """The fields a class_version 2 (or later) record of its type holds that are null here."""
     required = V2_REQUIRED.get(record["type"], ()) if isinstance(record["type"], str) else ()
@@ -180,17 +210,6 @@ def envelope_problems(version: int, record: dict[str, Any]) -> list[Problem]:
     except (CodecError, EnvelopeError) as error:
         return [Problem(version, "envelope", message_of(error))]
     return []
-
-
-def _timestamp(version: int, stamp: Any,
-               previous: datetime | None) -> tuple[datetime | None, list[Problem]]:
-    try:
-        at = parse_stamp(stamp)
-    except ClockError as error:
-        return None, [Problem(version, "clock", message_of(error))]
-    if previous is not None and at < previous:
-        return at, [Problem(version, "clock", say("the timestamp goes back in time"))]
-    return at, []
 
 
 class Broken(Exception):

@@ -46,27 +46,34 @@ def whole_read() -> bool:
 _CLASS_OF_TOPIC = {TOPIC_OF[c.__name__]: c for c in FACT_CLASSES}
 
 
-_DECODERS: dict[str, msgspec.json.Decoder[Any] | None] = {}
+_Reader = tuple[msgspec.json.Decoder[Any], int, str, tuple[str, ...]]
+"""A topic's whole-record decoder, its class's newest class_version and name, and the fields
+its class_version 2 records hold."""
+
+_READERS: dict[str, _Reader | None] = {}
 
 
-def _decoder(topic: str) -> msgspec.json.Decoder[Any] | None:
-    """The whole record of the newest layout of the class stored with `topic`, typed (made
-    once); None for an unknown topic, or a class whose stored `data` is not its event's own
-    JSON (MatchCreated's typed options)."""
-    if topic not in _DECODERS:
+def _reader(topic: str) -> _Reader | None:
+    """The reader of the records stored with `topic` (made once); None for an unknown topic,
+    or a class whose stored `data` is not its event's own JSON (MatchCreated's typed
+    options)."""
+    if topic not in _READERS:
         fact_class = _CLASS_OF_TOPIC.get(topic)
-        _DECODERS[topic] = None if fact_class is None else _made(fact_class)
-    return _DECODERS[topic]
+        _READERS[topic] = None if fact_class is None \
+            or fact_class.domain_data is not StoredFact.domain_data else (
+                _made(fact_class), fact_class.class_version, fact_class.__name__,
+                V2_REQUIRED.get(fact_class.__name__, ()))
+    return _READERS[topic]
 
 
-def _made(fact_class: type[StoredFact]) -> msgspec.json.Decoder[Any] | None:
-    if fact_class.domain_data is not StoredFact.domain_data:
-        return None
+def _made(fact_class: type[StoredFact]) -> msgspec.json.Decoder[Any]:
+    """The envelope is kept as its bytes (`msgspec.Raw`, written back as they are): the few
+    envelopes of a store are each decoded and checked once (`_envelope`)."""
     record = msgspec.defstruct(
         f"Whole{fact_class.__name__}",
         [("class_version", int), ("data", fact_class.domain_type), ("previous_hash", str),
          ("stream", str), ("timestamp", str), ("type", str), ("version", int),
-         ("recorded_by", RecordedBy | msgspec.UnsetType, msgspec.UNSET)],
+         ("recorded_by", msgspec.Raw | msgspec.UnsetType, msgspec.UNSET)],
         forbid_unknown_fields=True, frozen=True)
     return record_decoder(record)
 
@@ -74,24 +81,51 @@ def _made(fact_class: type[StoredFact]) -> msgspec.json.Decoder[Any] | None:
 def whole(row: StoredEvent, stream: str) -> Any | None:
     """The typed record of `row` of stream `stream` (its text), or None when the row is not a
     sound record of its class's newest layout (the exact route then checks it)."""
-    decoder = _decoder(row.topic)
-    if decoder is None:
+    reader = _reader(row.topic)
+    if reader is None:
         return None
-    fact_class = _CLASS_OF_TOPIC[row.topic]
+    decoder, class_version, name, required = reader
     try:
         record = decoder.decode(row.state)
     except (msgspec.DecodeError, ValueError, TypeError):
         return None
-    if record.class_version != fact_class.class_version \
-            or record.type != fact_class.__name__ or record.stream != stream \
-            or record.version != row.originator_version:
+    if record.class_version != class_version or record.type != name \
+            or record.stream != stream or record.version != row.originator_version:
         return None
-    if any(getattr(record.data, name) is None for name in V2_REQUIRED.get(record.type, ())):
+    if required and any(getattr(record.data, field) is None for field in required):
+        return None
+    by = record.recorded_by
+    if by is not msgspec.UNSET and _envelope(bytes(by)) is None:
         return None
     return record if json_bytes(record) == row.state else None
+
+
+_ENVELOPES: dict[bytes, RecordedBy | None] = {}
+_ENVELOPES_KEPT = 4096   # a store has a few: one per recorder, not per row
+
+
+def _envelope(raw: bytes) -> RecordedBy | None:
+    """The envelope stored as `raw`: decoded strictly and canonical (its bytes msgspec's
+    encoding of what they decode to), else None. Canonical JSON is the same writing at every
+    depth, so a record is canonical when its envelope's bytes are and the rest, written
+    around them as they are, gives the stored bytes."""
+    if raw in _ENVELOPES:
+        return _ENVELOPES[raw]
+    try:
+        by: RecordedBy | None = _ENVELOPE.decode(raw)
+    except (msgspec.DecodeError, ValueError, TypeError):
+        by = None
+    if by is not None and json_bytes(by) != raw:
+        by = None
+    if len(_ENVELOPES) < _ENVELOPES_KEPT:
+        _ENVELOPES[raw] = by
+    return by
+
+
+_ENVELOPE = msgspec.json.Decoder(RecordedBy)
 
 
 def envelope_of(record: Any) -> RecordedBy | None:
     """A typed record's envelope; None for a record written before the envelope existed."""
     by = record.recorded_by
-    return None if by is msgspec.UNSET else by
+    return None if by is msgspec.UNSET else _envelope(bytes(by))
