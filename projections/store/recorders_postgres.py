@@ -28,6 +28,7 @@ from projections.store.recorders import (
     Head,
     chain_advances,
     head_not_continued,
+    stream_events,
 )
 from projections.store.seed_registry_postgres import postgres_create, postgres_register
 
@@ -142,8 +143,7 @@ class ChainedPostgresRecorder(PostgresApplicationRecorder):
         with self.datastore.get_connection() as conn, \
                 conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._whole_stream, (originator_id,), prepare=True)
-            return [StoredEvent(originator_id, version, topic, bytes(state))
-                    for version, topic, state in curs.fetchall()]
+            return stream_events(originator_id, curs.fetchall())
 
     def _select(self, query: str, params: tuple[Any, ...] = ()) -> list[DictRow]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
