@@ -37,10 +37,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import psycopg
 from eventsourcing.persistence import StoredEvent
 
-from bench.bench_store import BATCH, PG_DSN
 from bench.machine import machine
 from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
@@ -89,6 +87,9 @@ def build_postgres(matches: int) -> None:
     expected = _events(_sqlite_url(matches))
     if _events(_pg_url(matches)) == expected:
         return
+    import psycopg  # here: --jobs workers import this module again (forkserver, -m)
+
+    from bench.bench_store import BATCH, PG_DSN
     print(f"copying the store of {matches} matches to PostgreSQL", flush=True)
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS bench_verify_{matches} CASCADE")

@@ -28,8 +28,11 @@ from projections.verify.links import linked
 from projections.verify.streams import verify_stream
 from projections.verify.verdicts import Verdict
 
-RUNS_PER_JOB = 8
-"""Runs of streams handed to each worker: enough for the bar to move and the load to even out."""
+RUNS_PER_JOB = 32
+"""Runs of streams per process. Where this process meets the workers, it waits for what they
+hold: the run each is verifying and the one queued behind it, which can no longer be cancelled
+(the pool's call queue). Short runs keep that wait short; each costs a hand-over (about a
+millisecond)."""
 
 _worker: dict[str, MatchStore | KeyringCache] = {}
 

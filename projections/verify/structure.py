@@ -56,6 +56,7 @@ def read_stream(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
     which names what is wrong, and decoded through the store's mapper and upcasters."""
     problems: list[Problem] = []
     decoded: list[tuple[object, datetime | None]] = []
+    exact: list[int] = []   # the rows decoded through the mapper, if the record is sound
     previous_hash, enveloped, gap = GENESIS, False, None
     clock = _Clock()
     text, fast = str(stream), whole_read()
@@ -72,6 +73,7 @@ def read_stream(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
             record, found = _record(stream, row)
             problems.extend(found)
             event = None
+            exact.append(position - 1)
             if record is None:
                 decoded.append((None, None))
                 previous_hash = event_hash(row.state)
@@ -92,11 +94,11 @@ def read_stream(store: MatchStore, stream: UUID, stored: Sequence[StoredEvent],
     if problems:
         return Read(tuple(problems), previous_hash, [])
     try:
-        events = [(event if event is not None else decode_row(store, row)[0], cast(datetime, at))
-                  for (event, at), row in zip(decoded, stored, strict=True)]
+        for index in exact:
+            decoded[index] = (decode_row(store, stored[index])[0], decoded[index][1])
     except Broken as broken:
         return Read((), previous_hash, [], broken.problem)
-    return Read((), previous_hash, events)
+    return Read((), previous_hash, cast(list[tuple[object, datetime]], decoded))
 
 
 def _gap(position: int, version: int) -> Problem:
