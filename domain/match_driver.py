@@ -52,9 +52,7 @@ def play_smazzata(engine: GameEngine[S, R], ruleset: R, seating: Seating, dealer
     for event in events:
         state = engine.evolve(state, event)
     while not engine.is_finished(state):
-        new = engine.decide(state, choose(state))
-        for event in new:
-            state = engine.evolve(state, event)
+        new, state = engine.decide_folded(state, choose(state))
         events.extend(new)
     return tuple(events), state
 

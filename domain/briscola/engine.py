@@ -56,6 +56,13 @@ def deal_event(seating: Seating, dealer: int, number: int, seed: Seed) -> Smazza
 
 
 def decide(state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
+    return decide_folded(state, command)[0]
+
+
+def decide_folded(state: BriscolaState,
+                  command: Command) -> tuple[tuple[PlayEvent, ...], BriscolaState]:
+    """The events of a play and the state after them: `play`'s, which the TrickTaken and
+    CardsDrawn of a completed mano fold back to."""
     if not isinstance(command, PlayCard):
         raise RuleViolation("giocata", say("Briscola has no {command}: a command plays one "
                                            "card", command=type(command).__name__))
@@ -66,7 +73,8 @@ def decide(state: BriscolaState, command: Command) -> tuple[PlayEvent, ...]:
         raise RuleViolation("turno", say("seat {seat} played out of turn: seat {to_move} is "
                                          "to play ('proseguendo in senso antiorario')",
                                          seat=command.seat, to_move=state.turn))
-    return events_of_play(state, command.card, play(state, command.card))
+    after = play(state, command.card)
+    return events_of_play(state, command.card, after), after
 
 
 def events_of_play(before: BriscolaState, card: Card,
@@ -208,6 +216,7 @@ class BriscolaEngine:
     deal = staticmethod(deal)
     initial = staticmethod(initial_state)
     decide = staticmethod(decide)
+    decide_folded = staticmethod(decide_folded)
     evolve = staticmethod(evolve)
     is_finished = staticmethod(is_over)
     to_move = staticmethod(to_move)

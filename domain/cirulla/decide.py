@@ -31,9 +31,16 @@ from domain.viewing import Observation, Viewer, Visibility
 
 
 def decide(state: CirullaState, command: Command) -> tuple[PlayEvent, ...]:
+    return decide_folded(state, command)[0]
+
+
+def decide_folded(state: CirullaState,
+                  command: Command) -> tuple[tuple[PlayEvent, ...], CirullaState]:
+    """The events of `command` and the state after them, the one the play computed."""
     _check_turn(state, command.seat)
     if isinstance(command, DeclareAccuso):
-        return (_declare(state, command),)
+        declared = _declare(state, command)
+        return (declared,), evolve(state, declared)
     return _play(state, command)
 
 
@@ -71,7 +78,8 @@ def _declare(state: CirullaState, command: DeclareAccuso) -> AccusoDeclared:
                           points=option.points, matta_value=option.matta_value)
 
 
-def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
+def _play(state: CirullaState,
+          command: PlayCard) -> tuple[tuple[PlayEvent, ...], CirullaState]:
     if len(state.hands[command.seat]) == 3 and state.ruleset.accuso is Accuso.OBBLIGATORIO:
         pending = auto_accuso(state, command.seat)
         if pending is not None:
@@ -84,8 +92,8 @@ def _play(state: CirullaState, command: PlayCard) -> tuple[PlayEvent, ...]:
     matta_value = state.matta_value if card is MATTA else None
     played = CardPlayed(seat=command.seat, card=card, capture=capture,
                         matta_value=matta_value, scopa=scopa)
-    following, _ = after_play(apply_play(state, card, capture))
-    return (played, *following)
+    following, after = after_play(apply_play(state, card, capture))
+    return (played, *following), after
 
 
 def _checked_play(state: CirullaState, command: PlayCard) -> Play:
@@ -139,7 +147,11 @@ class CirullaEngine:
         return empty_state(ruleset, seating)
 
     def decide(self, state: CirullaState, command: Command) -> tuple[PlayEvent, ...]:
-        return decide(state, command)
+        return decide_folded(state, command)[0]
+
+    def decide_folded(self, state: CirullaState,
+                      command: Command) -> tuple[tuple[PlayEvent, ...], CirullaState]:
+        return decide_folded(state, command)
 
     def evolve(self, state: CirullaState, event: PlayEvent) -> CirullaState:
         return evolve(state, event)

@@ -181,20 +181,24 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
     except RuleViolation as refused:
         # How many recorded events this action holds is unknown: the replay cannot go on.
         raise _Stop(Finding(version, refused.rule, refused.message)) from None
-    expected = _as_made_before_resumption(state, command, decided.events, stream, index,
-                                          findings)
-    findings.extend(Finding(version, "unverifiable", note, Severity.NOTE)
-                    for note in decided.notes)
-    differs = [f for f in (_compare(stream, index + k, w, at) for k, w in enumerate(expected))
-               if f is not None]
-    if differs:
-        findings.extend(differs)
-        return _go_on(state, stream, index, len(expected)), index + len(expected)
-    if expected is decided.events and not isinstance(command, ClaimScore):
+    expected = decided.events
+    if type(command) is RecordRuling:
+        expected = _as_made_before_resumption(state, command, expected, stream, index, findings)
+    if decided.notes:
+        findings.extend(Finding(version, "unverifiable", note, Severity.NOTE)
+                        for note in decided.notes)
+    if not _as_recorded(stream, index, expected, at):
+        differs = [f for f in (_compare(stream, index + k, w, at)
+                               for k, w in enumerate(expected)) if f is not None]
+        if differs:
+            findings.extend(differs)
+            return _go_on(state, stream, index, len(expected)), index + len(expected)
+    if expected is decided.events and type(command) is not ClaimScore:
         # What `decide` gave is what was recorded: its fold is the replay's (not folded twice).
-        findings.extend(_irregularity(index + offset + 1, wanted)
-                        for offset, wanted in enumerate(expected)
-                        if isinstance(wanted, IrregularityNoted))
+        if noted:
+            findings.extend(_irregularity(index + offset + 1, wanted)
+                            for offset, wanted in enumerate(expected)
+                            if isinstance(wanted, IrregularityNoted))
         return folded, index + len(expected)
     for offset, wanted in enumerate(expected):
         state = evolve(state, wanted, at)
@@ -205,6 +209,18 @@ def _step(state: MatchState, stream: Sequence[Recorded], index: int,
                                     Severity.FINDING)
                             for differs in claim_differences(state, wanted))
     return state, index + len(expected)
+
+
+def _as_recorded(stream: Sequence[Recorded], index: int, expected: tuple[MatchEvent, ...],
+                 at: datetime) -> bool:
+    """What the rules give is what was recorded from `index` on, at one moment: most actions;
+    any other `_compare` tells apart."""
+    if index + len(expected) > len(stream):
+        return False
+    for recorded, wanted in zip(stream[index:index + len(expected)], expected, strict=True):
+        if recorded[0] != wanted or recorded[1] != at:
+            return False
+    return True
 
 
 def _as_made_before_resumption(state: MatchState, command: MatchCommand,

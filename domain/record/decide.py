@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import Any
 
+from domain.events import SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard
 from domain.record import decide_claims as claims
 from domain.record import decide_seeds as seeds
@@ -44,7 +46,7 @@ from domain.record.events import (
     TimeoutRecorded,
 )
 from domain.record.games import Standing, set_up
-from domain.record.match import MatchEvent, MatchState, Phase, evolve
+from domain.record.match import MatchEvent, MatchState, Phase, evolve, played, thought
 from domain.record.outcomes import cut_short, outcomes_folded, settled
 from domain.record.refusal import RecordRefused, need, one_based
 from domain.shuffle import Seed
@@ -78,7 +80,15 @@ def decide_folded(state: MatchState, command: MatchCommand,
         _check_clock(state, at)
         if state.steady.transcribed:
             return transcribed.play(state, command, at)
-        events, folded = outcomes_folded(state, cut_short(state, _play(state, command)), at)
+        events, game = _play(state, command)
+        whole = cut_short(state, events)
+        if whole is events and SmazzataEnded not in map(type, events):
+            # The play and what follows it by itself, in play: the game's state is the one
+            # the rules computed, the clock the play's.
+            bank, seen = thought(state, command.seat, at)
+            return Decided(events), played(state, game, state.version + len(events), at,
+                                           bank, seen)
+        events, folded = outcomes_folded(state, whole, at)
         decided = Decided(events)
     else:
         decided, folded = _checked(state, command, at)
@@ -129,7 +139,7 @@ def _decided(state: MatchState, command: MatchCommand, at: datetime) -> Decided:
     if isinstance(command, PlayCard | DeclareAccuso):
         if state.transcribed:   # a DeclareAccuso: the plays are decided by `_checked`
             return _transcription(state, command)
-        return Decided(_play(state, command))
+        return Decided(_play(state, command)[0])
     if isinstance(command, CommitSeed):
         return Decided((seeds.commit(state, command),))
     if isinstance(command, ContributeSeed):
@@ -234,7 +244,9 @@ def _check_setup(command: CreateMatch, seats: int) -> None:
                                                "table"))
 
 
-def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEvent, ...]:
+def _play(state: MatchState,
+          command: PlayCard | DeclareAccuso) -> tuple[tuple[MatchEvent, ...], Any]:
+    """The events of a play or accuso in play, and the game's state after them."""
     need(state, Phase.PLAY, PLAY_A_CARD)
     setup = state.steady.setup
     assert setup is not None   # a match in play was created
@@ -246,7 +258,7 @@ def _play(state: MatchState, command: PlayCard | DeclareAccuso) -> tuple[MatchEv
             raise RecordRefused("turn", say("seat {seat} cannot play: seat {to_move} is to "
                                             "move", seat=command.seat + 1,
                                             to_move=one_based(to_move)))
-    return tuple(engine.decide(game, command))
+    return engine.decide_folded(game, command)
 
 
 def _pending_reveal(state: MatchState, seed: Seed | None) -> tuple[SeedRevealed, ...]:

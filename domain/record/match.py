@@ -9,13 +9,13 @@ was recorded. Between smazzate the record asks for a seed commitment (COMMIT), t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
-from operator import attrgetter
 from typing import Any
 
-from domain.building import builder, changer
+import msgspec
+from msgspec.structs import replace
+
 from domain.events import CardPlayed, PlayEvent, SmazzataEnded
 from domain.game import GameEngine
 from domain.record.events import (
@@ -57,8 +57,7 @@ class Phase(Enum):
     ENDED = "ended"
 
 
-@dataclass(frozen=True, slots=True)
-class Steady:
+class Steady(msgspec.Struct, frozen=True):
     """What a match changes a few times a smazzata at most: the setup, the players' facts, the
     ended smazzate, the seeds. Every MatchState of a smazzata holds the same one, by reference:
     a play builds a new MatchState of seven fields, never a copy of these (issue 24)."""
@@ -91,10 +90,10 @@ class Steady:
     cuts_short: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class MatchState:
+class MatchState(msgspec.Struct, frozen=True):
     """The match after its events: what each play changes (the game's state, the version, the
-    clock) in its own fields, the rest in `steady`, read through properties of the same names."""
+    clock) in its own fields, the rest in `steady`, read through properties of the same names.
+    Structs, as the events are: one is built per event replayed, in C."""
 
     steady: Steady
     phase: Phase = Phase.NEW
@@ -229,28 +228,17 @@ class MatchState:
         return setup.rules.engine.to_move(self.game)
 
 
-_PLAY_FIELDS = ("phase", "version", "game", "last_at", "bank_used_ms", "last_action")
-_VALUES = attrgetter("steady", *_PLAY_FIELDS)
-_INDEX = {name: index for index, name in enumerate(_PLAY_FIELDS, start=1)}
-_build = builder(MatchState)
-_steady_with = changer(Steady)
+_PLAY_FIELDS = frozenset(MatchState.__struct_fields__)
+_build = MatchState
 
 
 def with_changes(state: MatchState, **changes: Any) -> MatchState:
-    """`dataclasses.replace(state, **changes)`, any field by its name, the steady ones too
-    (`state.steady` then replaced by a changed copy), without `replace`'s look at the fields on
-    every call."""
-    values = list(_VALUES(state))
-    steady: dict[str, Any] = {}
-    for name, value in changes.items():
-        at = _INDEX.get(name)
-        if at is None:
-            steady[name] = value
-        else:
-            values[at] = value
+    """`state` with `changes`, any field by its name, the steady ones too (`state.steady` then
+    replaced by a changed copy)."""
+    steady = {name: changes.pop(name) for name in [n for n in changes if n not in _PLAY_FIELDS]}
     if steady:
-        values[0] = _steady_with(values[0], **steady)
-    return _build(*values)
+        changes["steady"] = replace(state.steady, **steady)
+    return replace(state, **changes)
 
 
 def played(state: MatchState, game: Any, version: int, at: datetime,

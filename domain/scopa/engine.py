@@ -47,6 +47,12 @@ def deal(ruleset: ScopaRules, seating: Seating, dealer: int, number: int,
 
 def decide(state: ScopaState, command: Command) -> tuple[PlayEvent, ...]:
     """The events of a legal play; RuleViolation naming the rule it breaks."""
+    return decide_folded(state, command)[0]
+
+
+def decide_folded(state: ScopaState,
+                  command: Command) -> tuple[tuple[PlayEvent, ...], ScopaState]:
+    """`decide`, and the state after its events."""
     if not state.dealt:
         raise RuleViolation("deal", say("no smazzata has been dealt"))
     if state.finished:
@@ -68,7 +74,10 @@ def decide(state: ScopaState, command: Command) -> tuple[PlayEvent, ...]:
     scopa = bool(wanted) and len(wanted) == len(state.table) and not state.is_last_play
     played = CardPlayed(seat=command.seat, card=command.card, capture=wanted, scopa=scopa)
     after = evolve(state, played)
-    return (played, *_following(after))
+    following = _following(after)
+    for event in following:
+        after = evolve(after, event)
+    return (played, *following), after
 
 
 def _following(state: ScopaState) -> tuple[PlayEvent, ...]:
@@ -160,6 +169,10 @@ class ScopaEngine:
 
     def decide(self, state: ScopaState, command: Command) -> tuple[PlayEvent, ...]:
         return decide(state, command)
+
+    def decide_folded(self, state: ScopaState,
+                      command: Command) -> tuple[tuple[PlayEvent, ...], ScopaState]:
+        return decide_folded(state, command)
 
     def evolve(self, state: ScopaState, event: PlayEvent) -> ScopaState:
         return evolve(state, event)

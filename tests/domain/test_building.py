@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from domain.building import builder, changer
 from domain.cards import DECK
-from domain.game import PlayCard
+from domain.events import CardPlayed
+from domain.record.decide_transcribed import Decided
 from domain.record.envelope import importer, importer_line
 
 cards = st.sampled_from(DECK)
@@ -21,11 +22,13 @@ captures = st.lists(cards, max_size=4).map(tuple)
 small = st.none() | st.integers(-5, 50)
 small_int = st.integers(-5, 50)
 sides = st.none() | st.integers(0, 1)
+plays = st.builds(CardPlayed, seat=st.integers(0, 3), card=cards, capture=captures)
 VALUES: dict[type[Any], st.SearchStrategy[tuple[Any, ...]]] = {
-    PlayCard: st.tuples(st.integers(0, 3), cards, captures, small),
+    Decided: st.tuples(st.lists(plays, max_size=3).map(tuple),
+                       st.lists(st.text(max_size=5), max_size=2).map(tuple)),
 }
-# Events, and the reader's WrittenPlay and Pos, are msgspec Structs (built in C, changed by
-# msgspec.structs.replace): not built here.
+# Events, commands, the match state, and the reader's WrittenPlay and Pos, are msgspec Structs
+# (built in C, changed by msgspec.structs.replace): not built here.
 
 
 def exact(value: object) -> tuple[object, ...]:

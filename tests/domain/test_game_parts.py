@@ -113,3 +113,33 @@ def test_a_game_s_bot_plays_a_whole_smazzata_the_rules_accept(name: str, seed: S
             state = engine.evolve(state, event)
         moves += 1
     assert moves >= 40 // players - 1
+
+
+@pytest.mark.parametrize("name", _bots())
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, players=st.sampled_from((2, 4)), choices=st.randoms(use_true_random=False))
+def test_decide_folded_is_decide_then_its_events_folded(name: str, seed: Seed, players: int,
+                                                        choices: Any) -> None:
+    """The state `decide_folded` returns is the one the rules computed for the play: it must
+    be what folding the events it returns gives (every legal command of every position of a
+    smazzata, one of them played on)."""
+    game = game_named(name)
+    ruleset, seating = _setup(game, OPTIONS[name][0], players)
+    engine = game.engine
+    state = engine.initial(ruleset, seating)
+    for event in engine.deal(ruleset, seating, 0, 1, seed):
+        state = engine.evolve(state, event)
+    checked = 0
+    while not engine.is_finished(state):
+        outcomes = []
+        for command in engine.legal_commands(state):
+            events, after = engine.decide_folded(state, command)
+            folded = state
+            for event in events:
+                folded = engine.evolve(folded, event)
+            assert events == engine.decide(state, command)
+            assert after == folded, (command, events)
+            outcomes.append(after)
+            checked += 1
+        state = choices.choice(outcomes)
+    assert checked >= 40 // players

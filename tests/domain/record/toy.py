@@ -72,6 +72,13 @@ class ToyEngine:
         return (played, SmazzataEnded(number=state.number, scores=after.points,
                                       breakdown=(("carte", *after.points),)))
 
+    def decide_folded(self, state: ToyState,
+                      command: Command) -> tuple[tuple[PlayEvent, ...], ToyState]:
+        events = self.decide(state, command)
+        for event in events:
+            state = self.evolve(state, event)
+        return events, state
+
     def evolve(self, state: ToyState, event: PlayEvent) -> ToyState:
         if isinstance(event, SmazzataDealt):
             return ToyState(seating=state.seating, hands=event.hands, number=event.number,
