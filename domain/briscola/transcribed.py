@@ -63,8 +63,19 @@ def _reveal_play(state: BriscolaState, seat: int, card: Card) -> BriscolaState:
     return state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1:]))
 
 
-def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ...],
-               matta_value: int | None) -> PlayCheck:
+def judge_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ...],
+               matta_value: int | None, irregular: bool) -> tuple[PlayCheck, Played | None]:
+    """The rule the play breaks, if the known cards show one (RuleViolation when it cannot
+    have happened, or out of turn), and what the play leads to (`Played`) unless it breaks it
+    and is not `irregular` (a play the table accepted, recorded as it happened)."""
+    check = _check(state, seat, card, capture, matta_value)
+    if check.broken and not irregular:
+        return check, None
+    return check, _played(state, seat, card)
+
+
+def _check(state: BriscolaState, seat: int, card: Card, capture: tuple[Card, ...],
+           matta_value: int | None) -> PlayCheck:
     state.setup.seating.check_seat(seat)
     if state.turn is None:
         raise RuleViolation("fine smazzata", say("no card can be played now"))
@@ -78,12 +89,12 @@ def check_play(state: BriscolaState, seat: int, card: Card, capture: tuple[Card,
                                          "recorded", seat=seat + 1, to_move=state.turn + 1))
     hand = state.hands[seat]
     if card in hand:
-        return PlayCheck()
+        return _NOTHING_LEFT_OPEN
     others = [h for s, h in enumerate(state.hands) if s != seat]
     not_elsewhere(card, say("played by seat {seat}", seat=seat + 1),
                   [*others, state.stock, state.table, *state.taken])
     if UNKNOWN in hand:
-        return PlayCheck()
+        return _NOTHING_LEFT_OPEN
     return PlayCheck((Broken("carta in mano", TURN, say(
         "{card} is not in seat {seat}'s hand as transcribed", card=card.code, seat=seat + 1)),))
 
@@ -94,8 +105,7 @@ the state after all its events (the end of a smazzata not folded: its outcome is
 record's)."""
 
 
-def play_events(state: BriscolaState, seat: int, card: Card,
-                capture: tuple[Card, ...]) -> Played:
+def _played(state: BriscolaState, seat: int, card: Card) -> Played:
     from domain.briscola.engine import evolve
 
     probe = _reveal_play(state, seat, card)

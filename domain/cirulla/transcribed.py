@@ -140,10 +140,23 @@ def _elsewhere(state: CirullaState, seat: int) -> list[tuple[Card, ...]]:
     return [*others, state.table, state.stock, *state.captured]
 
 
-def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
-               matta_value: int | None) -> PlayCheck:
-    """Every rule the play breaks, as far as the known cards show; RuleViolation when it cannot
-    have happened at all (an unnamed card, a card known elsewhere, a capture off the table)."""
+def judge_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
+               matta_value: int | None, irregular: bool) -> tuple[PlayCheck, Played | None]:
+    """Every rule the play breaks, as far as the known cards show (RuleViolation when it cannot
+    have happened at all: an unnamed card, a card known elsewhere, a capture off the table),
+    and what the play leads to (`Played`) unless it breaks a rule and is not `irregular` (a
+    play the table accepted, recorded as it happened). The hand holding the card and the
+    capture in deck order are worked out once, for the check and for the play."""
+    check, probe, wanted = _checked(state, seat, card, capture, matta_value)
+    if check.broken and not irregular:
+        return check, None
+    return check, _played(probe, seat, card, wanted)
+
+
+def _checked(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...],
+             matta_value: int | None) -> tuple[PlayCheck, CirullaState, tuple[Card, ...]]:
+    """The play's check, the state with the card revealed in the seat's hand, the capture
+    sorted."""
     _check_possible(state, seat, card, capture)
     broken: list[Broken] = []
     if seat != state.to_move:
@@ -156,7 +169,8 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
             "{card} is not in seat {seat}'s hand as transcribed ({hand})", card=card.code,
             seat=seat + 1, hand=" ".join(c.code for c in hand))))
     probe = reveal_play(state, seat, card)
-    check = _capture_check(probe, card, _sorted(capture))
+    wanted = _sorted(capture)
+    check = _capture_check(probe, card, wanted)
     if state.ruleset.accuso is _OBBLIGATORIO:
         check = check + _undeclared(state, seat)
     if card is MATTA and matta_value is not None and matta_value != probe.value_of(MATTA):
@@ -164,7 +178,7 @@ def check_play(state: CirullaState, seat: int, card: Card, capture: tuple[Card, 
         broken.append(Broken("C14 matta", MATTA_VALUE,
                              say("the matta is worth {value}, not {given}", value=worth,
                                  given=matta_value)))
-    return PlayCheck(tuple(broken)) + check if broken else check
+    return (PlayCheck(tuple(broken)) + check if broken else check), probe, wanted
 
 
 def _undeclared(state: CirullaState, seat: int) -> PlayCheck:
@@ -229,7 +243,7 @@ def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) ->
             return PlayCheck(unverifiable=(say(
                 "C16 presa obbligata (mano): the seat's other cards were not seen, so whether "
                 "one of them had to capture cannot be checked"),))
-        return PlayCheck()
+        return _NOTHING_LEFT_OPEN
     options = _options(card, mine)
     if not wanted:
         return PlayCheck((Broken("C16 presa obbligata", FORCED, say(
@@ -266,12 +280,11 @@ Played = tuple[tuple[PlayEvent, ...], PlayCheck, CirullaState, CirullaState]
 folds it)."""
 
 
-def play_events(state: CirullaState, seat: int, card: Card, capture: tuple[Card, ...]) -> Played:
-    """The play as it happened and what follows from it by itself (a new hand, the end, the
-    automatic accuso of a seen hand), what the unseen cards leave open, and the states it
-    leads to: the play folded once, as it is decided."""
-    probe = reveal_play(state, seat, card)
-    wanted = _sorted(capture)
+def _played(probe: CirullaState, seat: int, card: Card, wanted: tuple[Card, ...]) -> Played:
+    """The play as it happened (`probe`: the card in the seat's hand, the seat to move;
+    `wanted`: the capture in deck order) and what follows from it by itself (a new hand, the
+    end, the automatic accuso of a seen hand), what the unseen cards leave open, and the
+    states it leads to: the play folded once, as it is decided."""
     table = probe.table
     played = CardPlayed(seat=seat, card=card, capture=wanted,
                         matta_value=probe.matta_value if card is MATTA else None,

@@ -35,6 +35,7 @@ SHUFFLE_UNVERIFIABLE = say("shuffle unverifiable: a transcribed deal has no seed
 # What a play is called in its refusals, built once: `play` runs for every transcribed play.
 IRREGULAR_PLAY = say("a play the rules refuse")
 PLAY_A_CARD = say("play a card")
+_PLAY = Phase.PLAY   # an enum member read off its class goes through the enum's metaclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +124,19 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
         _transcribed(state, IRREGULAR_PLAY)   # refused
     assert setup is not None
     rules = transcriber(setup.rules.name)
-    need(state, Phase.PLAY, PLAY_A_CARD)
+    if state.phase is not _PLAY:
+        need(state, Phase.PLAY, PLAY_A_CARD)   # refused
+    irregular = isinstance(command, RecordIrregularPlay)
     move = command.play if isinstance(command, RecordIrregularPlay) else command
-    game = state.game
-    check = rules.check_play(game, move.seat, move.card, move.capture, move.matta_value)
-    if check.broken and type(command) is not RecordIrregularPlay:
+    check, judged = rules.judge_play(state.game, move.seat, move.card, move.capture,
+                                     move.matta_value, irregular)
+    if judged is None:
         first = check.broken[0]
         raise RecordRefused(first.rule, say("{message}; a play the table accepted is recorded "
                                             "as an irregularity, noted by whoever noted it",
                                             message=first.message))
     events: tuple[MatchEvent, ...]
-    events, follow, played, after = rules.play_events(game, move.seat, move.card, move.capture)
+    events, follow, played, after = judged
     notes = check.unverifiable + follow.unverifiable
     kept = 1
     if isinstance(command, RecordIrregularPlay):

@@ -20,6 +20,10 @@ from domain.seating import Seating
 from domain.text import say
 from domain.transcript import PlayCheck
 
+Played = tuple[tuple[PlayEvent, ...], PlayCheck, Any, Any]
+"""A play's events, what the unseen cards leave open, the game right after its CardPlayed and
+the game after all its events (each as `fold` folds it; a SmazzataEnded not folded)."""
+
 
 class Transcriber(Protocol):
     def deal_event(self, ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,
@@ -33,15 +37,10 @@ class Transcriber(Protocol):
 
     def fold(self, game: Any, event: PlayEvent) -> Any: ...
 
-    def check_play(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
-                   matta_value: int | None) -> PlayCheck: ...
-
-    def play_events(self, game: Any, seat: int, card: Card,
-                    capture: tuple[Card, ...]) -> tuple[tuple[PlayEvent, ...], PlayCheck, Any,
-                                                        Any]:
-        """A checked play's events, what the unseen cards leave open, the game right after its
-        CardPlayed and the game after all its events (each as `fold` folds it; a SmazzataEnded
-        not folded)."""
+    def judge_play(self, game: Any, seat: int, card: Card, capture: tuple[Card, ...],
+                   matta_value: int | None, irregular: bool) -> tuple[PlayCheck, Played | None]:
+        """Every rule the play breaks as far as the known cards show, and, unless it breaks
+        one and is not `irregular`, what it leads to: one look at the play for both."""
         ...
 
     def accuso_event(self, game: Any, seat: int, kind: str, cards: tuple[Card, ...],
@@ -53,15 +52,13 @@ class _Cirulla:
     redeal = staticmethod(cirulla.redeal)
     after_deal = staticmethod(cirulla.after_deal)
     fold = staticmethod(cirulla.fold)
-    check_play = staticmethod(cirulla.check_play)
-    play_events = staticmethod(cirulla.play_events)
+    judge_play = staticmethod(cirulla.judge_play)
     accuso_event = staticmethod(cirulla.accuso_event)
 
 
 class _Briscola:
     fold = staticmethod(briscola.fold)
-    check_play = staticmethod(briscola.check_play)
-    play_events = staticmethod(briscola.play_events)
+    judge_play = staticmethod(briscola.judge_play)
 
     @staticmethod
     def deal_event(ruleset: Any, seating: Seating, number: int, dealer: int, attempt: int,
