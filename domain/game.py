@@ -79,7 +79,8 @@ class GameEngine(Protocol[S, R]):
 
     def decide_folded(self, state: S, command: Command) -> tuple[tuple[PlayEvent, ...], S]:
         """`decide`, and the state after its events: what `replay` of them gives, but the
-        state the rules computed to find the events (each play would be folded twice)."""
+        state the rules computed to find the events (each play would be folded twice). A
+        SmazzataEnded among the events is the last of them."""
         ...
 
     def evolve(self, state: S, event: PlayEvent) -> S: ...

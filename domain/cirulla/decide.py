@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.cards import MATTA
+from domain.cards import MATTA, Card
 from domain.cirulla.accusi import player_accusi
-from domain.cirulla.captures import legal_plays
+from domain.cirulla.captures import card_captures, legal_plays
 from domain.cirulla.engine import (
     after_play,
     apply_play,
@@ -20,8 +20,8 @@ from domain.cirulla.engine import (
 )
 from domain.cirulla.legal import legal_commands
 from domain.cirulla.observe import observe
-from domain.cirulla.ruleset import Accuso, Ruleset
-from domain.cirulla.state import CirullaState, Play, empty_state, notation, taken
+from domain.cirulla.ruleset import Accuso, PresaObbligata, Ruleset
+from domain.cirulla.state import CirullaState, Play, empty_state, notation
 from domain.events import AccusoDeclared, CardPlayed, PlayEvent
 from domain.game import Command, DeclareAccuso, PlayCard, RuleViolation
 from domain.seating import Seating
@@ -105,16 +105,33 @@ def _checked_play(state: CirullaState, command: PlayCard) -> Play:
         raise RuleViolation("C14 matta", say("the matta is worth {value} now, not {given}",
                                              value=state.value_of(MATTA),
                                              given=command.matta_value))
-    wanted = tuple(sorted(command.capture))
+    capture = command.capture
+    wanted = capture if len(capture) < 2 else tuple(sorted(capture))
+    if _allowed(state, command.card, wanted):
+        return (command.card, wanted)
     legal = [p for p in legal_plays(state) if p[0] is command.card]
-    for play in legal:
-        if taken(play) == wanted:
-            return (play[0], wanted)
     if not wanted:
         rule = "C16 presa obbligata"
     else:
         rule = "asso (regola d)" if state.value_of(command.card) == 1 else "prese (regole a-c)"
     raise RuleViolation(rule, _refusal(command, wanted, legal))
+
+
+def _allowed(state: CirullaState, card: Card, wanted: tuple[Card, ...]) -> bool:
+    """Whether (card, wanted) is among `legal_plays` (captures in deck order), asking the table
+    only for the captures of the card played: a card that takes must take one of its captures;
+    one that takes nothing is discarded, unless under presa obbligata di mano another card of
+    the hand takes (C16)."""
+    captures = card_captures(state, card)
+    if captures:
+        return any(c == wanted if len(c) < 2 else tuple(sorted(c)) == wanted for c in captures)
+    if wanted:
+        return False
+    return state.ruleset.presa_obbligata is not _PRESA_MANO \
+        or not any(card_captures(state, other) for other in state.hands[state.to_move])
+
+
+_PRESA_MANO = PresaObbligata.MANO   # an enum member read off its class costs a lookup a play
 
 
 def _refusal(command: PlayCard, wanted: tuple[object, ...], legal: list[Play]) -> Said:

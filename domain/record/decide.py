@@ -55,6 +55,7 @@ from domain.text import said_of, say
 __all__ = ["ABANDON_REASONS", "RULING_KINDS", "Decided", "RecordRefused", "decide",
            "decide_checked", "decide_folded"]
 
+_PLAY = Phase.PLAY   # an enum member read off its class goes through the enum's metaclass
 ABANDON_REASONS = ("ritiro", "assenza")
 RULING_KINDS = ("adjust-score", "annul-smazzata")
 
@@ -74,17 +75,18 @@ def decide_folded(state: MatchState, command: MatchCommand,
     """`decide_checked`, and `state` with its events folded at `at` (as `evolve` folds them one
     by one): the end of a smazzata, which completing its events folds already, is not folded
     twice (its score is the costly part)."""
-    if type(command) is PlayCard and state.phase is Phase.PLAY:
+    if type(command) is PlayCard and state.phase is _PLAY:
         # Most commands of a record: of the record's checks only the clock's refuses a play in
         # play. A transcribed play is decided and folded at once.
         _check_clock(state, at)
-        if state.steady.transcribed:
+        steady = state.steady
+        if steady.transcribed:
             return transcribed.play(state, command, at)
         events, game = _play(state, command)
-        whole = cut_short(state, events)
-        if whole is events and SmazzataEnded not in map(type, events):
-            # The play and what follows it by itself, in play: the game's state is the one
-            # the rules computed, the clock the play's.
+        whole = cut_short(state, events) if steady.cuts_short else events
+        if whole is events and type(events[-1]) is not SmazzataEnded:
+            # The play and what follows it by itself, in play (a smazzata's end is its last
+            # event): the game's state is the one the rules computed, the clock the play's.
             bank, seen = thought(state, command.seat, at)
             return Decided(events), played(state, game, state.version + len(events), at,
                                            bank, seen)
@@ -247,7 +249,8 @@ def _check_setup(command: CreateMatch, seats: int) -> None:
 def _play(state: MatchState,
           command: PlayCard | DeclareAccuso) -> tuple[tuple[MatchEvent, ...], Any]:
     """The events of a play or accuso in play, and the game's state after them."""
-    need(state, Phase.PLAY, PLAY_A_CARD)
+    if state.phase is not _PLAY:
+        need(state, Phase.PLAY, PLAY_A_CARD)   # refused
     setup = state.steady.setup
     assert setup is not None   # a match in play was created
     engine = setup.rules.engine

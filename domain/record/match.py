@@ -334,11 +334,15 @@ def thought(state: MatchState, seat: int,
     """A play spends the seat's thinking time: from the previous event to this one."""
     since = state.last_at
     spent = (at - since) // _MILLISECOND if since is not None else 0   # clock.millis
-    bank, seen = list(state.bank_used_ms), list(state.last_action)
-    if 0 <= seat < len(bank):   # a list's item set costs less than a tuple built by a loop
-        bank[seat] += spent
-        seen[seat] = at
-    return tuple(bank), tuple(seen)
+    bank, seen = state.bank_used_ms, state.last_action
+    if not 0 <= seat < len(bank):
+        return bank, seen
+    if len(bank) == 2:   # most tables: the two tuples built at once
+        if seat == 0:
+            return (bank[0] + spent, bank[1]), (at, seen[1])
+        return (bank[0], bank[1] + spent), (seen[0], at)
+    return (*bank[:seat], bank[seat] + spent, *bank[seat + 1:]), \
+        (*seen[:seat], at, *seen[seat + 1:])
 
 
 def _revealed(state: MatchState, event: SeedRevealed) -> dict[str, Any]:

@@ -19,9 +19,6 @@ from domain.record.envelope import importer, importer_line
 
 cards = st.sampled_from(DECK)
 captures = st.lists(cards, max_size=4).map(tuple)
-small = st.none() | st.integers(-5, 50)
-small_int = st.integers(-5, 50)
-sides = st.none() | st.integers(0, 1)
 plays = st.builds(CardPlayed, seat=st.integers(0, 3), card=cards, capture=captures)
 VALUES: dict[type[Any], st.SearchStrategy[tuple[Any, ...]]] = {
     Decided: st.tuples(st.lists(plays, max_size=3).map(tuple),

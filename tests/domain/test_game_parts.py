@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.cirulla.ruleset import STANDARD, DealOrder
-from domain.events import SmazzataDealt
+from domain.events import SmazzataDealt, SmazzataEnded
 from domain.game import Game, RuleViolation
 from domain.games import game_named, games, record_catalog, recorded_names
 from domain.seating import Direction
@@ -138,6 +138,7 @@ def test_decide_folded_is_decide_then_its_events_folded(name: str, seed: Seed, p
             for event in events:
                 folded = engine.evolve(folded, event)
             assert events == engine.decide(state, command)
+            assert SmazzataEnded not in map(type, events[:-1])   # the end comes last
             assert after == folded, (command, events)
             outcomes.append(after)
             checked += 1

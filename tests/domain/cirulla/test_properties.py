@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.cards import DECK
+from domain.cards import DECK, MATTA
 from domain.cirulla.accusi import DEALER_KINDS
 from domain.cirulla.captures import legal_plays
 from domain.cirulla.dealing import distribute
@@ -23,7 +23,7 @@ from domain.cirulla.reference import reference_captures, reference_legal_plays
 from domain.cirulla.ruleset import PresaObbligata, Ruleset
 from domain.cirulla.state import PLAYS_PER_SMAZZATA, CirullaState, empty_state, taken
 from domain.events import AccusoDeclared, CardPlayed, PlayEvent, SmazzataDealt, SmazzataEnded
-from domain.game import replay
+from domain.game import PlayCard, RuleViolation, replay
 from domain.seating import Seating
 from domain.shuffle import Seed, shuffled_deck
 from tests.domain.cirulla.helpers import Played, players, random_smazzata, rulesets, seeds
@@ -166,3 +166,31 @@ def test_scopa_is_taking_the_whole_table_but_at_the_last_play(ruleset: Ruleset, 
             scope[state.seating.side_of(event.seat)] += event.scopa
             assert event.seat == state.to_move
     assert played.final.scope == (scope[0], scope[1])
+
+
+@given(rulesets, players, seeds, randoms)
+def test_decide_accepts_exactly_the_plays_of_the_brute_force(ruleset: Ruleset, table: int,
+                                                             seed: Seed,
+                                                             rng: random.Random) -> None:
+    """"Ogni giocatore di mano deve giocare una carta tenendo presente che: a) ... d) ..." and
+    C16: at every step of a smazzata, `decide` accepts a card of the hand with a capture (in
+    any order) exactly when the brute force of the text (domain/cirulla/reference.py) lists it,
+    among every capture any card of the hand may make and the discard of each card."""
+    played = _played(ruleset, table, seed, rng)
+    for state in played.deciding:
+        hand = state.hands[state.to_move]
+        allowed = reference_legal_plays(state.table, hand, ruleset, state.matta_value)
+        tried = {(card, ()) for card in hand} | {(card, capture) for _, capture in allowed
+                                                  for card in hand}
+        for card, capture in tried:
+            command = PlayCard(state.to_move, card, tuple(reversed(capture)),
+                               state.matta_value if card is MATTA else None)
+            try:
+                events = ENGINE.decide(state, command)
+            except RuleViolation:
+                assert (card, capture) not in allowed
+            else:
+                assert (card, capture) in allowed
+                assert events[0] == CardPlayed(seat=state.to_move, card=card, capture=capture,
+                                               matta_value=command.matta_value,
+                                               scopa=events[0].scopa)
