@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 from domain.text import Said, say
 
@@ -108,12 +108,19 @@ class FormatRules(Protocol):
 def format_rules(game: str) -> FormatRules:
     """The match-format rules of `game`, from the game registry (domain/games.py);
     MatchFormatError for a game it does not hold."""
-    from domain.games import UnknownGame, game_named  # the games import this module
-
+    if not _REGISTRY:
+        from domain import games  # the games import this module
+        _REGISTRY.append(games)
+    registry = _REGISTRY[0]
     try:
-        return game_named(game).formats
-    except UnknownGame as unknown:
+        return registry.game_named(game).formats
+    except registry.UnknownGame as unknown:
         raise MatchFormatError(unknown.said) from None
+
+
+_REGISTRY: list[Any] = []
+"""domain/games.py, imported on the first call of `format_rules` (an import statement in it
+ran on each of the thousands of calls of a verify)."""
 
 
 def game_names() -> tuple[str, ...]:
@@ -328,6 +335,17 @@ def match_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> int:
         return 0
     basis = progress.card_points
     return max(0, basis[status.winner] - basis[1 - status.winner])
+
+
+def standing_parts(fmt: MatchFormat,
+                   results: Sequence[SmazzataResult]) -> tuple[MatchStatus, tuple[int, int], int]:
+    """`match_status`, `regular_points` and, once the match is over, `match_points` (0 before),
+    from one pass over `results`: what a match's standing asks after every smazzata."""
+    progress = _progress(fmt, results)
+    status, basis = progress.status, progress.card_points
+    if not status.over or status.winner is None:
+        return status, basis, 0
+    return status, basis, max(0, basis[status.winner] - basis[1 - status.winner])
 
 
 def regular_points(fmt: MatchFormat, results: Sequence[SmazzataResult]) -> tuple[int, int]:

@@ -17,9 +17,8 @@ from domain.match_format import (
     MatchKind,
     SmazzataResult,
     format_rules,
-    match_points,
     match_status,
-    regular_points,
+    standing_parts,
 )
 from domain.penalty import Forfeit, forfeit
 from domain.record.games import Standing
@@ -100,18 +99,16 @@ def _mp(points: tuple[int, int], winner: int | None) -> int:
 
 def standing(fmt: MatchFormat, results: Sequence[SmazzataResult],
               adjustment: tuple[int, int]) -> Standing:
-    status = match_status(fmt, results)
+    status, points, mp = standing_parts(fmt, results)   # points: the MP basis
     scores = added(status.totals, adjustment)
     winner = status.winner
     unit = unit_of(fmt)
-    points = regular_points(fmt, results)   # the MP basis
     if unit == "punti":
         points = added(points, adjustment)
     if not status.over:
         return Standing(scores, False, winner, status.reason, 0, unit, points)
     if adjustment == (0, 0):
-        return Standing(scores, True, winner, status.reason, match_points(fmt, results), unit,
-                        points)
+        return Standing(scores, True, winner, status.reason, mp, unit, points)
     # An arbiter's adjustment counts like points (or smazzate won): the side ahead after it
     # wins, by MP the difference of the MP basis.
     winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])

@@ -13,6 +13,8 @@ from domain.match_format import (
     SmazzataResult,
     match_points,
     match_status,
+    regular_points,
+    standing_parts,
 )
 from tests.domain.match_strategies import (
     formats,
@@ -412,3 +414,16 @@ def test_a_briscola_majority_stops_only_when_certain(match: tuple[MatchFormat, l
     assert played <= len(results) <= fmt.length
     lead = abs(status.totals[0] - status.totals[1])
     assert lead > fmt.length - len(results)
+
+
+@given(played_matches())
+def test_standing_parts_are_status_points_and_mp_of_one_pass(
+        match: tuple[MatchFormat, list[SmazzataResult]]) -> None:
+    """What a match's standing reads after each smazzata (domain/record/adapters.py) from one
+    pass over the results: the same status, MP basis and MP as asked one by one."""
+    fmt, results = match
+    for count in range(len(results) + 1):
+        played = results[:count]
+        status = match_status(fmt, played)
+        mp = match_points(fmt, played) if status.over else 0
+        assert standing_parts(fmt, played) == (status, regular_points(fmt, played), mp)
