@@ -1,6 +1,7 @@
 """A stored row read once: its whole record decoded straight from the stored bytes with msgspec
-into a typed record (the envelope, the row's domain event as `data`), then encoded again and
-compared with the bytes, byte for byte.
+into a typed record (the row's domain event as `data`; the envelope as its bytes, each distinct
+envelope decoded and checked once), then encoded again and compared with the bytes, byte for
+byte.
 
 A row is taken here only when it is a sound record of its class's newest layout: it decodes
 strictly (every field present, none unknown, each of its type, the envelope a RecordedBy), its
