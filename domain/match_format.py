@@ -113,7 +113,8 @@ def format_rules(game: str) -> FormatRules:
         _REGISTRY.append(games)
     registry = _REGISTRY[0]
     try:
-        return registry.game_named(game).formats
+        rules: FormatRules = registry.game_named(game).formats
+        return rules
     except registry.UnknownGame as unknown:
         raise MatchFormatError(unknown.said) from None
 

@@ -10,10 +10,10 @@ plays are legal or not recorded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
-from domain.building import builder
+import msgspec
+
 from domain.events import DealAnnulled, PlayEvent, SmazzataDealt, SmazzataEnded
 from domain.game import DeclareAccuso, PlayCard
 from domain.record.commands import (
@@ -38,15 +38,12 @@ PLAY_A_CARD = say("play a card")
 _PLAY = Phase.PLAY   # an enum member read off its class goes through the enum's metaclass
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
-    """The events a command causes, and what of it the known cards could not check."""
+class Decided(msgspec.Struct, frozen=True):
+    """The events a command causes, and what of it the known cards could not check (a Struct:
+    one is built for every action replayed)."""
 
     events: tuple[MatchEvent, ...]
     notes: tuple[str, ...] = ()
-
-
-_decided = builder(Decided)   # Decided(events, notes) without the dataclass's __init__: per play
 
 
 def _transcribed(state: MatchState, what: Said) -> Transcriber:
@@ -157,7 +154,7 @@ def play(state: MatchState, command: PlayCard | RecordIrregularPlay,
                 folded = evolve(folded, event, at)
         return Decided(completed, notes), folded
     bank, seen = thought(state, move.seat, at)
-    return _decided(events, notes), state_played(state, after, state.version + len(events), at,
+    return Decided(events, notes), state_played(state, after, state.version + len(events), at,
                                                 bank, seen)
 
 
