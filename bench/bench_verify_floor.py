@@ -26,7 +26,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from bench.bench_verify import _sqlite_url
 from bench.machine import machine
@@ -54,8 +54,9 @@ def _folded(store: MatchStore) -> tuple[list[tuple[Any, Any, PlayCard]],
     heads = {h[0]: h for h in store.heads()}
     for stream in sorted(store.streams(), key=str):
         decoded = read_stream(store, stream, store.stored(stream), heads.get(stream)).decoded
-        if not decoded or not isinstance(decoded[0][0], MatchCreated) \
-                or decoded[0][0].provenance is not None and decoded[0][0].provenance.transcribed:
+        first = decoded[0][0] if decoded else None
+        if not isinstance(first, MatchCreated) \
+                or (first.provenance is not None and first.provenance.transcribed):
             continue
         seeds = {e.smazzata: e.seed for e, _ in decoded if isinstance(e, SeedRevealed)}
         state = initial(CATALOG)
@@ -66,7 +67,7 @@ def _folded(store: MatchStore) -> tuple[list[tuple[Any, Any, PlayCard]],
             elif state.phase is Phase.DEAL and state.smazzata in seeds:
                 deals.append((state, DealSmazzata(seed=Seed.from_hex(seeds[state.smazzata])),
                               at))
-            state = evolve(state, event, at)
+            state = evolve(state, cast(Any, event), at)
     return plays, deals
 
 
@@ -126,7 +127,6 @@ def main() -> None:
                 seconds[name].append(time.process_time() - start)
     finally:
         store.close()
-    base = statistics.median(seconds["loads"])
     print(f"{counts['loads']:,} rows, {counts['rules']:,} live plays, {counts['deals']:,} deals;"
           f" CPU, median of {args.runs} runs")
     floor = 0.0
