@@ -218,10 +218,11 @@ def _check_possible(state: CirullaState, seat: int, card: Card,
     if card not in state.hands[seat]:
         not_elsewhere(card, say("played by seat {seat}", seat=seat + 1), _elsewhere(state, seat))
     table = state.table
-    off = [c.code for c in capture if c not in table] if capture else None
-    if off:
-        raise RuleViolation("prese", say("{card} captures {cards}, not on the table",
-                                         card=card.code, cards=" ".join(off)))
+    for taken_card in capture:
+        if taken_card not in table:
+            off = " ".join(c.code for c in capture if c not in table)
+            raise RuleViolation("prese", say("{card} captures {cards}, not on the table",
+                                             card=card.code, cards=off))
 
 
 def _sorted(capture: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -236,8 +237,11 @@ def _capture_check(probe: CirullaState, card: Card, wanted: tuple[Card, ...]) ->
     if whole_hand and not unseen:
         mine = [taken(p) for p in legal_plays(probe) if p[0] is card]
     else:   # the card's own plays: its captures, else its discard
-        mine = [c if len(c) < 2 else tuple(sorted(c)) for c in card_captures(probe, card)] \
-            or [()]
+        mine = card_captures(probe, card) or [()]
+        # In deck order, as `wanted` and the options listed: a capture of one card or none is
+        # found as it is, most plays.
+        if len(wanted) > 1 or wanted not in mine:
+            mine = [c if len(c) < 2 else tuple(sorted(c)) for c in mine]
     if wanted in mine:
         if unseen and not wanted:
             return PlayCheck(unverifiable=(say(

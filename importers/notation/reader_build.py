@@ -174,21 +174,26 @@ _PLUS = re.compile(r"[ \t]*\+[ \t]*")
 
 def plays_of(token: Token) -> list[WrittenPlay | Problem]:
     """The plays of a line the grammar accepted (so every match below is a whole play)."""
-    text = str(token)
+    text: str = token   # read as it is: a copy of the line as a plain str would cost more
     if "{" in text or ";" in text:  # blanked, so that positions stay true
         text = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
     line, column = token.line or 1, token.column or 1
-    if "\n" in text.rstrip():   # a comment spans lines: a play's line may be a later one
+    # Something after the first newline but blanks: a comment spans lines, so a play's line
+    # may be a later one (`"\n" in text.rstrip()`, without copying the line).
+    newline = text.find("\n")
+    if newline >= 0 and not text[newline:].isspace():
         return [full_play(found, _pos_in(text, found.start(), line, column))
                 for found in PLAY_RE.finditer(text)]
     plays: list[WrittenPlay | Problem] = []
     append = plays.append
+    cards = _CARDS
     for found in PLAY_RE.finditer(text):
         seat, card, capture, matta, scopa, marker = found.groups()
         if seat is None and matta is None and marker is None:   # as the writer writes plays
-            append(WrittenPlay(read_card(card), None,
-                             () if capture is None else _captured(capture), None,
-                             scopa is not None, None, Pos(line, column + found.start())))
+            played = cards.get(card)
+            append(WrittenPlay(read_card(card) if played is None else played, None,
+                               () if capture is None else _captured(capture), None,
+                               scopa is not None, None, Pos(line, column + found.start())))
         else:
             append(full_play(found, Pos(line, column + found.start())))
     return plays

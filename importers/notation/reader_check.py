@@ -24,6 +24,7 @@ from importers.notation.model import (
     WrittenIncident,
     WrittenLayout,
     WrittenMatch,
+    WrittenPlay,
     WrittenSmazzata,
 )
 from importers.notation.reader_build import (
@@ -177,15 +178,18 @@ def read_plays(deal: Deal, line: Line) -> None:
     if not deal.attempts:
         deal.problems.append(at(line.head, say("a Table or Briscola line before the plays")))
         return
+    add = deal.moves.append
     for item in line.args:
-        if isinstance(item, Problem):
+        if type(item) is WrittenPlay and item.seat is None:   # as the writer writes plays
+            add(item)
+        elif isinstance(item, Problem):
             deal.problems.append(item)
         elif item.seat is not None and not 0 <= item.seat < deal.players:
             deal.problems.append(Problem(item.pos.line, item.pos.column,
                                          excerpt(f"{item.seat + 1}:"),
                                          _seat_range(deal.players)))
         else:
-            deal.moves.append(item)
+            add(item)
 
 
 def read_move_line(deal: Deal, line: Line) -> None:

@@ -240,7 +240,9 @@ class _Replay(IncidentReplay):
             self.find("error", "phase", say("{card} is played when no seat is to move",
                                              card=play.card.code), play.pos)
             raise self.stop(play.pos)
-        move = PlayCard(seat, play.card, tuple(sorted(play.capture)), play.matta_value)
+        capture = play.capture   # in deck order, as PlayCard holds it (none or one: as it is)
+        move = PlayCard(seat, play.card, capture if len(capture) < 2 else tuple(sorted(capture)),
+                        play.matta_value)
         command: MatchCommand = move
         if play.irregular is not None:
             command = RecordIrregularPlay(move, noted_by=self.arbiter, rule=self.marked(play))
@@ -280,8 +282,13 @@ class _Replay(IncidentReplay):
     def judged(self, play: WrittenPlay, decided: Decided, internal: bool) -> None:
         """The findings of an accepted play: the irregularities noted, the scopa marks."""
         events = decided.events
-        if len(events) == 1 or not any(isinstance(e, IrregularityNoted) for e in events):
-            self.scopa_mark(play, events)   # most plays: nothing noted
+        if len(events) == 1:   # most plays: the card played alone, its scopa as marked or not
+            played = events[0]
+            if type(played) is not CardPlayed or played.scopa != play.scopa:
+                self.scopa_mark(play, events)
+            return
+        if not any(isinstance(e, IrregularityNoted) for e in events):
+            self.scopa_mark(play, events)
             return
         noted = [e for e in events if isinstance(e, IrregularityNoted)]
         if not internal:
