@@ -3,7 +3,7 @@
 Its last measurement: docs/benchmarks.md, "Verify after msgspec (issue 24)".
 
 Run: .venv/bin/python -m bench.bench_verify [--matches N] [--runs R] [--jobs J]
-     [--skip-postgres] [--profile]
+     [--skip-postgres] [--profile] [--pieces]
 
 A store of N bot matches of both games recorded by `verbale simulate matches --store` (its
 tournaments, the arbiter's keys, signed rulings), built once and cached: the SQLite file
@@ -19,7 +19,10 @@ bench_verify_N, filled from that file's rows. On each, alternating run by run:
   (d) `verify_parallel` with J processes (this one and J - 1 workers) in this process, wall
       clock, and the CPU seconds this process spent: how the work was split.
 Medians of R runs; the ratios are the medians of the runs' own ratios.
---profile prints where verify spends its time (cProfile).
+--profile prints where verify spends its time (cProfile). --pieces prints what each piece of
+verify's reading costs against json.loads, without a profiler: the best of R runs of each,
+taken in turn (reading the rows, `read_stream`, `signed_rulings`, `linked`; the rules' replay
+is the rest).
 """
 
 from __future__ import annotations
@@ -42,8 +45,12 @@ from eventsourcing.persistence import StoredEvent
 from bench.machine import machine
 from domain.record.catalog import CATALOG
 from projections.store.app import MatchStore
+from projections.store.signatures import KeyringCache
 from projections.verify.jobs import verify_parallel
-from projections.verify.streams import verify_store
+from projections.verify.links import linked
+from projections.verify.rules import audited, signed_rulings
+from projections.verify.streams import verify_store, verify_stream
+from projections.verify.structure import read_stream
 from projections.verify.whole import EXACT
 
 DATA = Path(__file__).parent / ".data"
@@ -208,6 +215,46 @@ def profile(url: str, top: int = 25) -> None:
     print(out.getvalue())
 
 
+def pieces(name: str, url: str, runs: int) -> None:
+    """CPU of each piece of verify's reading over the whole store, best of `runs`."""
+    store = MatchStore(url=url, catalog=CATALOG, read_only=True)
+    try:
+        heads = {h[0]: h for h in store.heads()}
+        streams = sorted(set(store.streams()) | set(heads), key=str)
+        rows = {s: store.stored(s) for s in streams}
+        states = [row.state for s in streams for row in rows[s]]
+        reads = {s: read_stream(store, s, rows[s], heads.get(s)) for s in streams}
+        keyrings = KeyringCache(store)
+        verdicts = {s: verify_stream(store, s, heads.get(s), keyrings) for s in streams}
+        audits = {s: audited(store, s, reads[s].decoded) for s in streams
+                  if not reads[s].problems and reads[s].broken is None and reads[s].decoded}
+        cases: dict[str, Callable[[], object]] = {
+            "json.loads": lambda: loads(states),
+            "rows (store.stored)": lambda: [store.stored(s) for s in streams],
+            "read_stream": lambda: [read_stream(store, s, rows[s], heads.get(s))
+                                    for s in streams],
+            "signed_rulings": lambda: [signed_rulings(v, rows[s], reads[s].decoded, keyrings)
+                                       for s, v in audits.items()
+                                       if v.category in ("match", "tarocchi")],
+            "linked": lambda: linked(store, list(verdicts.values()))}
+        best = dict.fromkeys(cases, float("inf"))
+        for _ in range(runs):
+            for case, action in cases.items():
+                start = time.process_time()
+                action()
+                best[case] = min(best[case], time.process_time() - start)
+    finally:
+        store.close()
+    print(f"\n{name}: {len(states):,} events, the best of {runs} runs, CPU")
+    floor = best["json.loads"]
+    for case, seconds in best.items():
+        print(f"  {case:20s} {seconds:6.3f} s {seconds / len(states) * 1e6:6.2f} us a row "
+              f"x{seconds / floor:.2f} of json.loads")
+    read = sum(best.values()) - floor
+    print(f"  {'the reading':20s} {read:6.3f} s {read / len(states) * 1e6:6.2f} us a row "
+          f"x{read / floor:.2f} of json.loads")
+
+
 def report(name: str, r: dict[str, float], jobs: int) -> None:
     events = r["events"]
     print(f"\n{name}: {int(events):,} events, medians of the runs")
@@ -233,6 +280,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of case (c)")
     parser.add_argument("--skip-postgres", action="store_true")
     parser.add_argument("--profile", action="store_true", help="profile verify (SQLite)")
+    parser.add_argument("--pieces", action="store_true", help="the CPU of each piece of the "
+                        "reading against json.loads")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     build_sqlite(args.matches)
@@ -242,6 +291,10 @@ def main() -> None:
         places.append(("PostgreSQL", _pg_url(args.matches)))
     if args.profile:
         profile(places[0][1])
+        return
+    if args.pieces:
+        for name, url in places:
+            pieces(name, url, args.runs)
         return
     for name, url in places:
         report(name, bench_place(name, url, args.runs, args.jobs), args.jobs)
