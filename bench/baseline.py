@@ -33,7 +33,7 @@ from types import TracebackType
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = "9da27ec55625f6169abcdba0a7b6b458154a1179"
 """The engines of "today" for issue 7 (typed games): the last commit before their states were
-read and built by field name (domain/replacing.py)."""
+read and built by field name (domain/replacing.py, since replaced by msgspec Structs)."""
 
 
 class BaselineUnavailable(RuntimeError):

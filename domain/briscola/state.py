@@ -10,9 +10,9 @@ CardPlayed (the whole trick on the table, no hand refilled) and `trick_taken` th
 the TrickTaken (the trick in its winner's pile, nobody has drawn yet); both carry in `resolved`
 what `play` gave, which the events still to fold reach (engine.py `evolve`).
 
-The state is a NamedTuple, not a frozen dataclass: a smazzata builds one state per card played,
-and building a 10-field frozen slots dataclass costs four times as much here (1.6 µs against
-0.4 µs, measured), which alone would eat most of the budget of docs/benchmarks.md.
+The state is a frozen msgspec Struct, not a frozen dataclass: a smazzata builds one state per
+card played, and building a 10-field frozen slots dataclass costs four times as much (1.6 µs
+against 0.4 µs, measured); msgspec builds it, and replaces its fields, in C.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from domain.briscola.values import POINTS, SUIT_NUMBER, TRICK_KEYS, WINNING_POINTS
 from domain.cards import Card
 from domain.dealing import deal_round_robin
 from domain.game import RuleViolation
-from domain.replacing import replacer
 from domain.seating import Seating
 from domain.text import say
 
@@ -80,12 +82,11 @@ def make_setup(rules: BriscolaRules, seating: Seating, number: int = -1, dealer:
     return Setup(rules, seating, number, dealer, briscola, keys, *_geometry(seating))
 
 
-class BriscolaState(NamedTuple):
+class BriscolaState(msgspec.Struct, frozen=True, gc=False):
     """One moment of a smazzata. `stock` is in draw order with the briscola card last.
 
-    Read and built by field name (domain/replacing.py); the fields are ordered by how often
-    they change, the steadiest first, so a card that does not close the mano copies the fields
-    it keeps as one slice.
+    A frozen msgspec Struct, built and changed by field name in C (`replace`); it holds no cycle
+    (`resolved` is a later state, never this one), so the collector never walks it.
     """
 
     # Fixed for the whole smazzata.
@@ -105,38 +106,39 @@ class BriscolaState(NamedTuple):
     table: tuple[Card, ...]
     turn: int | None
 
+    def _replace(self, **changes: Any) -> BriscolaState:
+        """This state with `changes` (the name a NamedTuple gives it, for positions built by
+        hand: tests)."""
+        return replace(self, **changes)
 
-# The two ways a card changes the state, compiled by name (domain/replacing.py): one state is
-# built per card played, and these cost what a tuple literal costs.
 
-@replacer(BriscolaState)
+# The ways a card changes the state, by field name: one state is built per card played.
+
 def _card_placed(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
                  table: tuple[Card, ...], turn: int | None) -> BriscolaState:
     """A card on the table that does not complete the mano."""
-    raise NotImplementedError
+    return replace(state, hands=hands, table=table, turn=turn)
 
 
-@replacer(BriscolaState, table=(), resolved=None)
 def _trick_closed(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
                   stock: tuple[Card, ...], leader: int, turn: int | None,
                   points: tuple[int, int], taken: tuple[tuple[Card, ...], tuple[Card, ...]],
                   vinto_subito: int | None) -> BriscolaState:
     """The mano taken, the draws made: an empty table, the winner leads."""
-    raise NotImplementedError
+    return replace(state, hands=hands, stock=stock, leader=leader, turn=turn, points=points,
+                   taken=taken, vinto_subito=vinto_subito, table=(), resolved=None)
 
 
-@replacer(BriscolaState, turn=None)
 def _trick_on_table(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
                     table: tuple[Card, ...], resolved: BriscolaState) -> BriscolaState:
     """The last card of the mano on the table: the trick not yet taken, nobody to move."""
-    raise NotImplementedError
+    return replace(state, hands=hands, table=table, resolved=resolved, turn=None)
 
 
-@replacer(BriscolaState, turn=None)
 def _taken_not_drawn(state: BriscolaState, *, hands: tuple[tuple[Card, ...], ...],
                      stock: tuple[Card, ...], resolved: BriscolaState) -> BriscolaState:
     """The trick in its winner's pile, the hands and the stock as before the draws."""
-    raise NotImplementedError
+    return replace(state, hands=hands, stock=stock, resolved=resolved, turn=None)
 
 
 def initial_state(rules: BriscolaRules, seating: Seating) -> BriscolaState:

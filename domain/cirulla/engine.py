@@ -10,6 +10,8 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import count
 
+from msgspec.structs import replace
+
 from domain.cards import DECK, MATTA, UNKNOWN, Card, Suit
 from domain.cirulla.accusi import (
     DEALER_KINDS,
@@ -37,7 +39,6 @@ from domain.events import (
     SmazzataDealt,
     SmazzataEnded,
 )
-from domain.replacing import replacer
 from domain.seating import Seating
 from domain.shuffle import Seed, commitment, shuffled_deck
 
@@ -150,78 +151,79 @@ def _ended(state: CirullaState, event: SmazzataEnded) -> CirullaState:
     return _over(state)
 
 
-# The state after each kind of event, built by name (domain/replacing.py): the fields listed
-# change, the constants are set, every other field is carried over from `state`. One of
-# _discarded, _took and _swept runs per play of every replay and simulation (_played instead
-# while the matta counts other than 7); the others a few times per smazzata.
+# The state after each kind of event (msgspec's `replace`, in C): the fields listed change, the
+# constants are set, every other field is carried over from `state`. One of _discarded, _took
+# and _swept runs per play of every replay and simulation (_played instead while the matta
+# counts other than 7); the others a few times per smazzata.
 
-@replacer(CirullaState, captured=((), ()), scope=(0, 0), accusi=(), plays=0, matta_value=None,
-          matta_until_mano=-1, last_capture_side=None, dealt=True, finished=False)
 def _smazzata_dealt(state: CirullaState, *, number: int, dealer: int,
                     hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
                     table_values: tuple[int, ...], stock: tuple[Card, ...], to_move: int,
                     declared: tuple[bool, ...]) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, number=number, dealer=dealer, hands=hands, table=table,
+                   table_values=table_values, stock=stock, to_move=to_move, declared=declared,
+                   captured=((), ()), scope=(0, 0), accusi=(), plays=0, matta_value=None,
+                   matta_until_mano=-1, last_capture_side=None, dealt=True, finished=False)
 
 
-@replacer(CirullaState)
 def _hands_from_stock(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...],
                       stock: tuple[Card, ...], declared: tuple[bool, ...]) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, hands=hands, stock=stock, declared=declared)
 
 
-@replacer(CirullaState, table=(), table_values=())
 def _table_taken_by_dealer(state: CirullaState, *, accusi: tuple[AccusoRecord, ...],
                            captured: tuple[tuple[Card, ...], tuple[Card, ...]],
                            last_capture_side: int) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, accusi=accusi, captured=captured, last_capture_side=last_capture_side,
+                   table=(), table_values=())
 
 
-@replacer(CirullaState)
 def _hand_declared(state: CirullaState, *, accusi: tuple[AccusoRecord, ...],
                    declared: tuple[bool, ...], matta_value: int | None) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, accusi=accusi, declared=declared, matta_value=matta_value)
 
 
-@replacer(CirullaState, finished=True)
 def _over(state: CirullaState) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, finished=True)
 
 
-@replacer(CirullaState, table=(), table_values=(), finished=True)
 def _over_with_leftover(state: CirullaState, *,
                         captured: tuple[tuple[Card, ...], tuple[Card, ...]]) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, captured=captured, table=(), table_values=(), finished=True)
 
 
-@replacer(CirullaState, dealt=True, finished=False)
 def _discarded(state: CirullaState, *, hands: tuple[tuple[Card, ...], ...],
                table: tuple[Card, ...], table_values: tuple[int, ...], to_move: int,
                plays: int) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, hands=hands, table=table, table_values=table_values, to_move=to_move,
+                   plays=plays, dealt=True, finished=False)
 
 
-@replacer(CirullaState, dealt=True, finished=False)
 def _took(state: CirullaState, *, captured: tuple[tuple[Card, ...], tuple[Card, ...]],
           last_capture_side: int, hands: tuple[tuple[Card, ...], ...], table: tuple[Card, ...],
           table_values: tuple[int, ...], to_move: int, plays: int) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, captured=captured, last_capture_side=last_capture_side, hands=hands,
+                   table=table, table_values=table_values, to_move=to_move, plays=plays,
+                   dealt=True, finished=False)
 
 
-@replacer(CirullaState, table=(), table_values=(), dealt=True, finished=False)
 def _swept(state: CirullaState, *, scope: tuple[int, int],
            captured: tuple[tuple[Card, ...], tuple[Card, ...]], last_capture_side: int,
            hands: tuple[tuple[Card, ...], ...], to_move: int, plays: int) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, scope=scope, captured=captured, last_capture_side=last_capture_side,
+                   hands=hands, to_move=to_move, plays=plays, table=(), table_values=(),
+                   dealt=True, finished=False)
 
 
-@replacer(CirullaState, dealt=True, finished=False)
 def _played(state: CirullaState, *, matta_until_mano: int, matta_value: int | None,
             scope: tuple[int, int], captured: tuple[tuple[Card, ...], tuple[Card, ...]],
             last_capture_side: int | None, hands: tuple[tuple[Card, ...], ...],
             table: tuple[Card, ...], table_values: tuple[int, ...], to_move: int,
             plays: int) -> CirullaState:
-    raise NotImplementedError
+    return replace(state, matta_until_mano=matta_until_mano, matta_value=matta_value,
+                   scope=scope, captured=captured, last_capture_side=last_capture_side,
+                   hands=hands, table=table, table_values=table_values, to_move=to_move,
+                   plays=plays, dealt=True, finished=False)
 
 
 def _add_to_side(captured: tuple[tuple[Card, ...], tuple[Card, ...]], side: int,

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from domain.cards import MATTA, Card
 from domain.cirulla.ruleset import Ruleset
@@ -52,13 +55,13 @@ class AccusoRecord:
     matta_value: int | None
 
 
-class CirullaState(NamedTuple):
+class CirullaState(msgspec.Struct, frozen=True, gc=False):
     """Everything about a smazzata in play. Sides index `captured` and `scope`.
 
-    Immutable like a frozen dataclass, but a NamedTuple: a new state per play must cost little
-    (docs/benchmarks.md). Change it only through the engine's functions, which read and build it
-    by field name (domain/replacing.py). The fields are ordered by how often they change, the
-    steadiest first: a play copies the leading ones it keeps as one slice.
+    A frozen msgspec Struct, like the events: a new state per play must cost little
+    (docs/benchmarks.md), and msgspec builds it and replaces fields in C. Change it only through
+    the engine's functions, which build it by field name. It holds no cycle (gc=False: the
+    collector never walks the states of a replay).
     """
 
     # Fixed for the whole smazzata.
@@ -106,6 +109,11 @@ class CirullaState(NamedTuple):
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         return self.hands[seat]
+
+    def _replace(self, **changes: Any) -> CirullaState:
+        """This state with `changes` (the name a NamedTuple gives it, for positions built by
+        hand: the transcribed fold, the arbiter's what-if, tests)."""
+        return replace(self, **changes)
 
 
 def table_order(table: Iterable[Card], value_of: Callable[[Card], int]) -> tuple[Card, ...]:
