@@ -102,7 +102,16 @@ def read_cards(text: str) -> tuple[Card, ...]:
     `__eq__`, a Python call per card; a plain string compares at C speed)."""
     if not text:
         return ()
-    return tuple(map(read_card, text.split(" ")))
+    return _cards_of(text.split(" "))
+
+
+def _cards_of(codes: list[str]) -> tuple[Card, ...]:
+    """The cards of their codes (as the grammar's CARD reads them): looked up at C speed once
+    each code has been read (a Stock line is some thirty of them), else one by one."""
+    try:
+        return tuple(map(_CARDS.__getitem__, codes))
+    except KeyError:
+        return tuple(map(read_card, codes))
 
 
 def cards_text(tokens: Sequence[Token]) -> str:
@@ -202,8 +211,8 @@ def plays_of(token: Token) -> list[WrittenPlay | Problem]:
 def _captured(text: str) -> tuple[Card, ...]:
     """The cards a play takes, `+` between them (spaces and tabs around it allowed)."""
     if " " in text or "\t" in text:
-        return tuple(map(read_card, _PLUS.split(text)))
-    return tuple(map(read_card, text.split("+")))
+        return _cards_of(_PLUS.split(text))
+    return _cards_of(text.split("+"))
 
 
 def _pos_in(text: str, start: int, line: int, column: int) -> Pos:
