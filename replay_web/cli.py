@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
+from replay_web.early_workers import start_early
 from replay_web.i18n import _, choose_language, localize, translate_error
 
 ENVIRONMENT, USAGE, BUG, INTERRUPTED = 1, 2, 3, 130
@@ -89,6 +90,7 @@ class VerbaleGroup(LazyGroup):
         argv = list(sys.argv[1:] if args is None else args)
         debug = "--debug" in argv
         choose_language(_lang_of(argv))
+        start_early(argv)   # verify --jobs: the workers' imports beside this process's
         localize(self)
         try:
             code = super().main(argv, prog_name or "verbale", complete_var,
