@@ -90,6 +90,16 @@ def _bots() -> list[str]:
     return [game.name for game in games() if game.bot is not None]
 
 
+def _dealt(game: Game, players: int, seed: Seed) -> tuple[Any, Any]:
+    """The game's engine and the state of smazzata 1 dealt from `seed`, seat 0 dealing."""
+    ruleset, seating = _setup(game, OPTIONS[game.name][0], players)
+    engine = game.engine
+    state = engine.initial(ruleset, seating)
+    for event in engine.deal(ruleset, seating, 0, 1, seed):
+        state = engine.evolve(state, event)
+    return engine, state
+
+
 @pytest.mark.parametrize("name", _bots())
 @settings(max_examples=15, deadline=None)
 @given(seed=SEEDS, players=st.sampled_from((2, 4)))
@@ -97,11 +107,7 @@ def test_a_game_s_bot_plays_a_whole_smazzata_the_rules_accept(name: str, seed: S
                                                               players: int) -> None:
     game = game_named(name)
     assert game.bot is not None
-    ruleset, seating = _setup(game, OPTIONS[name][0], players)
-    engine = game.engine
-    state = engine.initial(ruleset, seating)
-    for event in engine.deal(ruleset, seating, 0, 1, seed):
-        state = engine.evolve(state, event)
+    engine, state = _dealt(game, players, seed)
     moves = 0
     while not engine.is_finished(state):
         command = game.bot(state)
@@ -123,12 +129,7 @@ def test_decide_folded_is_decide_then_its_events_folded(name: str, seed: Seed, p
     """The state `decide_folded` returns is the one the rules computed for the play: it must
     be what folding the events it returns gives (every legal command of every position of a
     smazzata, one of them played on)."""
-    game = game_named(name)
-    ruleset, seating = _setup(game, OPTIONS[name][0], players)
-    engine = game.engine
-    state = engine.initial(ruleset, seating)
-    for event in engine.deal(ruleset, seating, 0, 1, seed):
-        state = engine.evolve(state, event)
+    engine, state = _dealt(game_named(name), players, seed)
     checked = 0
     while not engine.is_finished(state):
         outcomes = []
