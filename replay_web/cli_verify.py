@@ -15,7 +15,6 @@ from projections.verify.streams import verify_store
 from projections.verify.verdicts import Problem, Tally, Verdict, tally
 from replay_web.cli import CommandFailed, UsageProblem, classify, cli, database_option
 from replay_web.cli_database import open_store
-from replay_web.cli_read_models import compared_read_models, read_model_lines, record_check
 from replay_web.i18n import _, ngettext, translate
 from replay_web.match_ids import check_match_text, resolve_match
 from replay_web.progress import bar, progress
@@ -65,7 +64,10 @@ def verify(match_text: str | None, record: bool, database: str | None,
         only = resolve_match(store, match_text) if match_text else None
         verdicts = _verified(store, only, jobs, database)
         compared = anchor.compare(store) if anchor is not None else None
-        folded = compared_read_models(store, database) if read_models else None
+        folded = None
+        if read_models:   # SQLAlchemy and the read models: imported only then (start-up)
+            from replay_web.cli_read_models import compared_read_models
+            folded = compared_read_models(store, database)
     finally:
         store.close()
     for verdict in verdicts:
@@ -79,6 +81,7 @@ def verify(match_text: str | None, record: bool, database: str | None,
         for line in against_lines(anchor, compared):
             click.echo(line)
     if folded is not None:
+        from replay_web.cli_read_models import read_model_lines, record_check
         for line in read_model_lines(folded):
             click.echo(line)
         record_check(folded, database)

@@ -75,3 +75,18 @@ def test_the_check_sees_a_heavy_import() -> None:
                           text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert {"numpy", "scipy"} <= set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_verify_reads_the_store_without_the_read_models_library(tmp_path: Path) -> None:
+    """`verbale verify` reads the event store only: SQLAlchemy (the read models, about half of
+    its start-up) is imported only with --read-models or --record."""
+    database = f"sqlite:///{tmp_path / 'store.db'}"
+    subprocess.run([str(Path(sys.executable).parent / "verbale"), "simulate", "matches",
+                    "--count", "1", "--store", "--database", database], cwd=ROOT,
+                   capture_output=True, check=True, timeout=600)
+    code = ("import sys\nfrom replay_web.cli import main\nsys.argv = ['verbale', 'verify', "
+            f"'--database', {database!r}]\ntry:\n    main()\nexcept SystemExit as done:\n"
+            "    print(done.code, 'sqlalchemy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.stdout.strip().splitlines()[-1] == "0 False", done.stdout + done.stderr
